@@ -1,0 +1,164 @@
+//! The rules interface every game implements.
+//!
+//! [`Game`] is static and fast: search, perft and the players work on a
+//! concrete `G: Game` with make/unmake. The protocol layer never sees it
+//! directly: it talks to [`crate::registry::AnyGame`], a type-erased wrapper
+//! built generically on top of this trait (see `registry.rs`).
+
+use std::fmt;
+use std::hash::Hash;
+
+use crate::options::{OptionSpec, OptionValues};
+use crate::search::{Player, SearchCtx};
+use std::io::{BufRead, Write};
+
+/// Index of a side: 0 moves first, 1 second.
+pub type Side = usize;
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Win(Side),
+    Draw,
+}
+
+/// Why a move string was refused (printed after `invalidmove`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The text is not a move of this game at all.
+    Parse(String),
+    /// A well-formed move that the rules forbid here.
+    Illegal(String),
+    /// The game has ended.
+    GameOver,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Parse(m) => write!(f, "cannot parse move: {m}"),
+            MoveError::Illegal(m) => write!(f, "illegal move: {m}"),
+            MoveError::GameOver => write!(f, "the game is over"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// A factory of strategies (AI players) for one game, keyed by the
+/// `Strategy` option value.
+pub struct StrategySpec<G: Game> {
+    pub name: &'static str,
+    pub help: &'static str,
+    pub make: fn(&OptionValues) -> Box<dyn Player<G>>,
+}
+
+/// The rules of one game. Implementations hold a position plus whatever
+/// they need to undo moves; `play`/`undo` are the fast make/unmake pair used
+/// by search, and are only ever called with legal moves.
+pub trait Game: Clone + Send + Sync + 'static {
+    type Move: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static;
+
+    // ----- identity ------------------------------------------------------
+    /// Name of the game family in the registry and in qualified option
+    /// names (`Connect4`, `Mastermind`, `Hive`).
+    const FAMILY: &'static str;
+    /// The game type string that `newgame` uses when none is given.
+    const DEFAULT_TYPE: &'static str;
+    /// One-line description of the type grammar, for `info` and `--help`.
+    const TYPE_GRAMMAR: &'static str;
+    /// Tokens this family adds to the capability list (last line of
+    /// `info`); Hive adds its expansions.
+    const CAPABILITIES: &'static [&'static str] = &[];
+
+    /// Parses a game type string (case-insensitive). `None` if the string is
+    /// not of this family at all; `Some(Err)` if it is but is invalid
+    /// (e.g. `Connect4+10x10`).
+    fn parse_type(s: &str) -> Option<Result<Self, String>>;
+    /// The canonical game type string of this position's game.
+    fn game_type(&self) -> String;
+    /// Names of the sides as used in TurnString and GameStateString
+    /// (`White`/`Black` for Hive; `WhiteWins`, `Black[3]` ...).
+    fn side_names(&self) -> [&'static str; 2];
+
+    // ----- rules ---------------------------------------------------------
+    fn side_to_move(&self) -> Side;
+    /// Number of plies played from the start position.
+    fn ply(&self) -> usize;
+    /// Appends every legal move to `out` (nothing once the game is over).
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+    /// Plays a legal move.
+    fn play(&mut self, mv: Self::Move);
+    /// Takes back `mv`, which must be the last move played.
+    fn undo(&mut self, mv: Self::Move);
+    /// `None` while the game goes on.
+    fn outcome(&self) -> Option<Outcome>;
+    /// A hash of the position (for transposition tables).
+    fn hash(&self) -> u64;
+
+    // ----- notation ------------------------------------------------------
+    /// Parses a move in the current position, leniently, and checks it is
+    /// legal.
+    fn parse_move(&self, s: &str) -> Result<Self::Move, MoveError>;
+    /// Canonical text of a legal move in the current position.
+    fn format_move(&self, mv: Self::Move) -> String;
+    /// Splits a move list written in one string (after `moves` in
+    /// `position`, or a compact notation such as Connect Four's `4453`)
+    /// into move strings. Default: split on `;`, or on whitespace if there
+    /// is no `;`.
+    fn split_move_list(s: &str) -> Vec<String> {
+        if s.contains(';') {
+            s.split(';').map(|m| m.trim().to_string()).filter(|m| !m.is_empty()).collect()
+        } else {
+            s.split_whitespace().map(str::to_string).collect()
+        }
+    }
+    /// The decisions a person makes to enter `mv`, in order (the move tree
+    /// is built from these). A one-action game returns the move's text.
+    fn actions(&self, mv: Self::Move) -> Vec<String> {
+        vec![self.format_move(mv)]
+    }
+    /// Text after the move list in the GameString (e.g. Mastermind's secret
+    /// once known). Default: nothing.
+    fn game_string_extra(&self) -> Option<String> {
+        None
+    }
+
+    // ----- presentation --------------------------------------------------
+    /// The board drawn as text for a person; `color` enables ANSI colours.
+    fn render(&self, color: bool) -> String;
+
+    // ----- engine --------------------------------------------------------
+    /// Options of this game family (besides the engine-wide ones). Must
+    /// include an enum option `Strategy` whose choices are `strategies()`.
+    fn options() -> Vec<OptionSpec>;
+    /// The AI players of this game.
+    fn strategies() -> Vec<StrategySpec<Self>>;
+    /// `analyze [ARGS]` in the protocol: a game-specific analysis of the
+    /// current position (Connect Four: the score of every column;
+    /// Mastermind: the codes still possible). Runs on the search thread, so
+    /// it must honour `ctx` (stop flag, time). Returns the reply lines.
+    fn analyze(&self, _args: &str, _ctx: &mut SearchCtx) -> Result<Vec<String>, String> {
+        Err(format!("analyze is not available for {}", Self::FAMILY))
+    }
+
+    /// `meeple bench <family> ARGS...` on the command line: the family's
+    /// benchmark, printing to `out`.
+    fn bench(_args: &[String], _out: &mut dyn Write) -> Result<(), String> {
+        Err(format!("no benchmark for {}", Self::FAMILY))
+    }
+
+    /// `meeple solve <GameType> ARGS...`: reads positions from `input` and
+    /// prints their solutions to `out`; `self` is the empty position of the
+    /// requested type.
+    fn solve(&self, _args: &[String], _input: &mut dyn BufRead, _out: &mut dyn Write) -> Result<(), String> {
+        Err(format!("solve is not available for {}", Self::FAMILY))
+    }
+
+    /// Perft: number of leaf positions after exactly `depth` plies
+    /// (finished games are not extended). Games may override with a faster
+    /// bulk-counting version.
+    fn perft(&mut self, depth: u32) -> u64 {
+        crate::search::perft::perft(self, depth)
+    }
+}

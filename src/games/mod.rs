@@ -1,0 +1,4 @@
+//! One module per game; each implements [`crate::game::Game`] and is
+//! registered in [`crate::registry::families`].
+
+pub mod connect4;

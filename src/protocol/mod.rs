@@ -1,0 +1,1 @@
+//! The line protocol: command parsing and the session state machine.
