@@ -12,6 +12,8 @@ use crate::options::{OptionSpec, OptionValues};
 use crate::search::{Player, SearchCtx};
 use std::io::{BufRead, Write};
 
+use rand::rngs::StdRng;
+
 /// Index of a side: 0 moves first, 1 second.
 pub type Side = usize;
 
@@ -75,6 +77,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// not of this family at all; `Some(Err)` if it is but is invalid
     /// (e.g. `Connect4+10x10`).
     fn parse_type(s: &str) -> Option<Result<Self, String>>;
+    /// Applies the options to a freshly created game, before any move is
+    /// played (called by `newgame`, `position` and `load`). Mastermind uses
+    /// it to draw or take the secret code. Default: nothing.
+    fn configure(&mut self, _options: &OptionValues, _rng: &mut StdRng) {}
     /// The canonical game type string of this position's game.
     fn game_type(&self) -> String;
     /// Names of the sides as used in TurnString and GameStateString

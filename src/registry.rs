@@ -7,6 +7,8 @@
 use std::any::Any;
 use std::io::{BufRead, Write};
 
+use rand::rngs::StdRng;
+
 use crate::game::{Game, MoveError, Outcome};
 use crate::options::{OptionSpec, OptionValues};
 use crate::search::{Player, SearchCtx};
@@ -110,6 +112,8 @@ pub trait AnyGame: Send {
     fn clone_box(&self) -> Box<dyn AnyGame>;
     /// Makes the AI named by `options`' `Strategy`.
     fn new_player(&self, options: &OptionValues) -> Result<Box<dyn AnyPlayer>, String>;
+    /// See [`Game::configure`]; only on a game with no move played.
+    fn configure(&mut self, options: &OptionValues, rng: &mut StdRng);
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -247,6 +251,10 @@ impl<G: Game> AnyGame for Match<G> {
             .or_else(|| specs.first())
             .ok_or_else(|| format!("{} has no strategies", G::FAMILY))?;
         Ok(Box::new(PlayerBox::<G> { name: spec.name, inner: (spec.make)(options) }))
+    }
+    fn configure(&mut self, options: &OptionValues, rng: &mut StdRng) {
+        debug_assert!(self.moves.is_empty());
+        self.pos.configure(options, rng)
     }
     fn as_any(&self) -> &dyn Any {
         self
