@@ -472,3 +472,22 @@ fn perft_subcommand() {
         assert!(help.contains(w), "--help mentions {w}");
     }
 }
+
+#[test]
+fn sigint_stops_a_search_like_uhp_viewers_expect() {
+    let mut e = Engine::start("sigint");
+    e.cmd("newgame Connect4");
+    e.send("bestmove time 01:00:00");
+    // Make sure the search has started before interrupting it.
+    assert_eq!(e.one("isready"), "readyok");
+    let pid = e.child.id().to_string();
+    let status = Command::new("kill").args(["-INT", &pid]).status().unwrap();
+    assert!(status.success());
+    let r = e.read_reply();
+    assert_eq!(r.len(), 2, "{r:?}");
+    assert!(["1", "2", "3", "4", "5", "6", "7"].contains(&r[0].as_str()), "{r:?}");
+    // The engine is still alive and well.
+    assert_eq!(e.one("isready"), "readyok");
+    assert_eq!(e.one("play 4"), "Connect4;InProgress;Yellow[1];4");
+    assert_eq!(e.close(), 0);
+}

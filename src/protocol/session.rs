@@ -229,7 +229,9 @@ impl<W: Write + Send + 'static> Session<W> {
             Command::BestMove(l) => self.start_bestmove(l),
             Command::Analyze(a) => self.start_analyze(a),
             c => {
-                let r = self.execute(c);
+                // A bug in a game must not take the engine down.
+                let r = catch_unwind(AssertUnwindSafe(|| self.execute(c)))
+                    .unwrap_or_else(|_| err("internal error (see stderr)"));
                 self.write_reply(r);
             }
         }
