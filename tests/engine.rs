@@ -425,33 +425,29 @@ fn movetree_text_and_json() {
     assert_eq!(e.close(), 0);
 }
 
+/// Runs the binary on a whole input at once; returns success and stdout.
+fn run_piped(input: &[u8]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin.take().unwrap().write_all(input)?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    (out.status.success(), String::from_utf8(out.stdout).unwrap())
+}
+
 #[test]
 fn eof_quits_after_a_limited_search() {
-    let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .and_then(|mut c| {
-            c.stdin.take().unwrap().write_all(b"newgame Connect4\ngo depth 4\n")?;
-            c.wait_with_output()
-        })
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(out.status.success());
+    let (ok, text) = run_piped(b"newgame Connect4\ngo depth 4\n");
+    assert!(ok);
     assert!(text.trim_end().lines().rev().nth(1).unwrap().starts_with("bestmove "), "{text}");
     // An infinite search is stopped at EOF, still with one bestmove.
-    let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .and_then(|mut c| {
-            c.stdin.take().unwrap().write_all(b"newgame Connect4\ngo infinite\n")?;
-            c.wait_with_output()
-        })
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let (ok, text) = run_piped(b"newgame Connect4\ngo infinite\n");
+    assert!(ok);
     assert_eq!(text.matches("bestmove ").count(), 1, "{text}");
 }
 
