@@ -1,0 +1,1 @@
+//! One test per numbered rule of the reference, on concrete positions.
