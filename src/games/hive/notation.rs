@@ -68,7 +68,6 @@ pub fn parse_move(g: &Hive, s: &str) -> Result<Move, MoveError> {
         )));
     }
     let piece = parse_piece(toks[0]).map_err(MoveError::Parse)?;
-    let b = &g.board;
     let to = if toks.len() == 1 {
         if g.ply != 0 {
             return Err(MoveError::Parse(format!(
@@ -78,49 +77,52 @@ pub fn parse_move(g: &Hive, s: &str) -> Result<Move, MoveError> {
         }
         ORIGIN
     } else {
-        let t = toks[1];
-        let seps = ['-', '/', '\\'];
-        let pre = t.chars().next().filter(|c| seps.contains(c));
-        let post = t.chars().last().filter(|c| seps.contains(c));
-        if pre.is_some() && post.is_some() {
-            return Err(MoveError::Parse(format!(
-                "target '{t}' has a separator on both sides of the reference piece"
-            )));
-        }
-        let start = pre.map_or(0, |_| 1);
-        let end = t.len() - post.map_or(0, |_| 1);
-        let body = t.get(start..end).unwrap_or("");
-        let r = parse_piece(body).map_err(|e| MoveError::Parse(format!("bad reference piece: {e}")))?;
-        let rc = b.cell[r as usize];
-        if rc == NOWHERE {
-            return Err(MoveError::Illegal(format!(
-                "the reference piece {} is not on the board",
-                piece_name(r)
-            )));
-        }
-        match (pre, post) {
-            (None, None) => {
-                if b.top_at(rc) != r {
-                    return Err(MoveError::Illegal(format!(
-                        "{} is not on top of its stack ({} is)",
-                        piece_name(r),
-                        piece_name(b.top_at(rc))
-                    )));
-                }
-                rc
-            }
-            (None, Some('-')) => nb(rc, E),
-            (None, Some('/')) => nb(rc, NE),
-            (None, Some(_)) => nb(rc, SE),
-            (Some('-'), _) => nb(rc, W),
-            (Some('/'), _) => nb(rc, SW),
-            (Some(_), _) => nb(rc, NW),
-        }
+        target_cell(g, toks[1])?
     };
     if let Some(&m) = legal.iter().find(|m| m.piece == piece && m.to == to) {
         return Ok(m);
     }
     Err(MoveError::Illegal(why_illegal(g, piece, &legal, s.trim())))
+}
+
+/// The cell a target (`wS1-`, `/bQ`, `wB1` on top) names, in the current
+/// position; the reference may be any piece on the board.
+pub(crate) fn target_cell(g: &Hive, t: &str) -> Result<super::hex::Cell, MoveError> {
+    let b = &g.board;
+    let seps = ['-', '/', '\\'];
+    let pre = t.chars().next().filter(|c| seps.contains(c));
+    let post = t.chars().last().filter(|c| seps.contains(c));
+    if pre.is_some() && post.is_some() {
+        return Err(MoveError::Parse(format!(
+            "target '{t}' has a separator on both sides of the reference piece"
+        )));
+    }
+    let start = pre.map_or(0, |_| 1);
+    let end = t.len() - post.map_or(0, |_| 1);
+    let body = t.get(start..end).unwrap_or("");
+    let r = parse_piece(body).map_err(|e| MoveError::Parse(format!("bad reference piece: {e}")))?;
+    let rc = b.cell[r as usize];
+    if rc == NOWHERE {
+        return Err(MoveError::Illegal(format!("the reference piece {} is not on the board", piece_name(r))));
+    }
+    Ok(match (pre, post) {
+        (None, None) => {
+            if b.top_at(rc) != r {
+                return Err(MoveError::Illegal(format!(
+                    "{} is not on top of its stack ({} is)",
+                    piece_name(r),
+                    piece_name(b.top_at(rc))
+                )));
+            }
+            rc
+        }
+        (None, Some('-')) => nb(rc, E),
+        (None, Some('/')) => nb(rc, NE),
+        (None, Some(_)) => nb(rc, SE),
+        (Some('-'), _) => nb(rc, W),
+        (Some('/'), _) => nb(rc, SW),
+        (Some(_), _) => nb(rc, NW),
+    })
 }
 
 /// A helpful reason why `piece` cannot go where the text says.
