@@ -54,3 +54,44 @@ impl Player<Hive> for AlphaBeta {
         negamax::search(pos, &HiveEval, ctx, depth.max(1)).map(|f| f.best).unwrap_or(Move::PASS)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, Outcome};
+    use crate::search::{Limits, StopFlag};
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+
+    /// Black can surround the white queen at once (bA1 to its west).
+    const MATE_IN_ONE: &str =
+        "Base+MLP;wP;bM \\wP;wQ wP\\;bS1 \\bM;wL wQ/;bL \\bS1;wG1 wQ\\;bQ \\bL;wA1 /wQ;bA1 \\bQ;wB1 wL\\";
+
+    fn choose(p: &mut dyn Player<Hive>, g: &Hive, depth: Option<u32>) -> Move {
+        let opts = OptionValues::from_specs(&<Hive as Game>::options());
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut sink = |_r| {};
+        let limits = Limits { depth, ..Limits::default() };
+        let mut ctx = SearchCtx::new(limits, &opts, &mut rng, StopFlag::new(), &mut sink);
+        p.choose(g, &mut ctx)
+    }
+
+    #[test]
+    fn alphabeta_takes_the_win() {
+        let g = Hive::from_game_string(MATE_IN_ONE).unwrap();
+        for depth in [1, 2] {
+            let opts = OptionValues::from_specs(&<Hive as Game>::options());
+            let m = choose(&mut AlphaBeta::new(&opts), &g, Some(depth));
+            let mut h = g.clone();
+            h.play(m);
+            assert_eq!(h.outcome(), Some(Outcome::Win(1)), "depth {depth}: {}", g.format_move(m));
+        }
+    }
+
+    #[test]
+    fn random_plays_legal_moves() {
+        let g = Hive::from_game_string(MATE_IN_ONE).unwrap();
+        let m = choose(&mut Random, &g, None);
+        assert!(g.moves().contains(&m));
+    }
+}
