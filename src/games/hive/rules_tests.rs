@@ -280,6 +280,26 @@ fn rule12_stacked_pieces_and_buried_pillbug() {
     assert_moves(&g, "wQ", &["\\wQ", "/wS1"]);
 }
 
+/// wP with the stacks wB2/wA1 and wB1/wS1 on either side of wQ.
+const PILLBUG_GATES: &str = "Base+P;wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wP \\wS1;bA1 bQ-;wA1 \\wQ;bA2 bA1-;wB1 /wS1;bA3 bA2-;wB1 wS1;bG1 bA3-;wB2 -wA1;bG2 bG1-";
+
+#[test]
+fn rule12_no_throw_up_through_a_gate_at_height() {
+    let g = pos(&format!("{PILLBUG_GATES};wB2 wA1;bG3 bG2-"));
+    // Lifting wQ onto wP passes between two stacks of two: only its slides.
+    assert_moves(&g, "wQ", &["/wB2", "/wB1"]);
+}
+
+#[test]
+fn rule12_no_throw_down_through_a_gate_at_height() {
+    // wQ thrown east of wP first (no gate yet), then the second stack.
+    let g = pos(&format!("{PILLBUG_GATES};wQ wP-;bG3 bG2-;wB2 wA1;bS2 bG3-"));
+    // Thrown north-west or north-east of wP, or its own slide; not back
+    // down south-west of wP, between the two stacks.
+    assert_moves(&g, "wQ", &["\\wP", "wP/", "\\bQ"]);
+    assert!(target_cell(&g, "/wP").is_ok_and(|c| !g.board.occupied(c)));
+}
+
 // ----- rule 13: pass -------------------------------------------------------
 
 #[test]
