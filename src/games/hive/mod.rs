@@ -294,4 +294,10 @@ impl Game for Hive {
     fn perft(&mut self, depth: u32) -> u64 {
         perft::perft(self, depth)
     }
+
+    /// `meeple bench hive [--depth N] [GameType|GameString...]`: perft of
+    /// every game type (or of the given positions), timed.
+    fn bench(args: &[String], out: &mut dyn std::io::Write) -> Result<(), String> {
+        perft::bench(args, out)
+    }
 }
