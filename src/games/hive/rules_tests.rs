@@ -210,6 +210,18 @@ fn rule10_ladybug_over_a_stack() {
     assert_moves(&g, "wL", &["\\wS1", "wS1/", "wS1\\", "/wS1"]);
 }
 
+#[test]
+fn rule5_ladybug_step_through_a_gate_at_height() {
+    // wG1 and wQ sit between the stacks wB2/wA1 and wB1/wS1: the step on
+    // top from wG1 to wQ is gated, so the cell south-west of wQ (reached
+    // only through wQ) is out.
+    let g = pos(concat!(
+        "Base+L;wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wG1 \\wS1;bA1 bQ-;wA1 \\wQ;bA2 bA1-;wB1 /wS1;bA3 bA2-;",
+        "wB1 wS1;bG1 bA3-;wB2 -wA1;bG2 bG1-;wB2 wA1;bG3 bG2-;wL wG1/;bS2 bG3-"
+    ));
+    assert_moves(&g, "wL", &["\\wB2", "\\wG1", "-wB2", "-wQ", "wG1-", "wB1\\", "/wB1"]);
+}
+
 // ----- rule 11: mosquito ----------------------------------------------------
 
 #[test]
