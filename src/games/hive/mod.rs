@@ -20,7 +20,7 @@ mod render;
 mod rules_tests;
 
 pub use board::Board;
-pub use hex::{Cell, CellSet, NOWHERE, ORIGIN};
+pub use hex::{Cell, CellSet, NOWHERE, ORIGIN, nb};
 pub use mv::Move;
 pub use piece::{Bug, Expansions, NO_PIECE, PER_SIDE, Piece, bug, colour, parse_piece, piece_name};
 

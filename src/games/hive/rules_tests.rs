@@ -257,6 +257,17 @@ fn rule11_mosquito_uses_the_pillbug_power() {
     assert_moves(&g, "wS1", &[]);
 }
 
+#[test]
+fn rule11_mosquito_borrows_the_power_of_a_stunned_pillbug() {
+    // bP just moved next to wM: bP itself cannot be thrown, but wM (pinned,
+    // so it cannot move) still uses bP's power on bM.
+    let g = pos("Base+MP;wM;bM wM-;wA1 \\wM;bP bM-;wG1 /wA1;bQ bM\\;wQ -wG1;bP wM\\");
+    assert_moves(&g, "bM", &["wM/", "wG1\\"]);
+    assert_moves(&g, "bP", &[]);
+    assert_moves(&g, "wM", &[]);
+    assert_moves(&g, "wG1", &[]);
+}
+
 // ----- rule 12: pillbug ------------------------------------------------------
 
 #[test]
