@@ -362,3 +362,60 @@ fn rule14_both_queens_at_once_is_a_draw() {
     assert_eq!(g.outcome(), Some(Outcome::Draw));
     assert!(g.moves().is_empty());
 }
+
+// ----- invariants over random games -------------------------------------
+
+/// True if the occupied cells form one group.
+fn connected(g: &Hive) -> bool {
+    let b = &g.board;
+    let cells = b.occupied_cells();
+    let Some(&start) = cells.first() else { return true };
+    let mut seen = BTreeSet::from([start]);
+    let mut stack = vec![start];
+    while let Some(c) = stack.pop() {
+        for d in 0..6 {
+            let n = nb(c, d);
+            if b.occupied(n) && seen.insert(n) {
+                stack.push(n);
+            }
+        }
+    }
+    seen.len() == cells.len()
+}
+
+#[test]
+fn random_games_keep_the_hive_whole_and_undo_exactly() {
+    let mut x = 0x1234_5678_u64;
+    for game in 0..16 {
+        let mut g = Hive::new(if game % 2 == 0 { super::Expansions::ALL } else { super::Expansions::BASE });
+        for _ in 0..90 {
+            if g.outcome().is_some() {
+                break;
+            }
+            // Pinned pieces by brute force equal the articulation points.
+            let mask = g.articulation_mask();
+            for c in g.board.occupied_cells() {
+                if g.board.h(c) != 1 {
+                    continue;
+                }
+                let mut h = g.clone();
+                let p = h.board.pop(c);
+                assert_eq!(mask >> p & 1 != 0, !connected(&h), "pinned {p}\n{}", g.render(false));
+            }
+            let moves = g.moves();
+            let snapshot =
+                |g: &Hive| (g.hash(), g.board.height, g.board.top, g.board.under, g.board.cell, g.stunned());
+            let before = snapshot(&g);
+            for &m in &moves {
+                let text = g.format_move(m);
+                g.play(m);
+                assert!(connected(&g), "{text} split the hive\n{}", g.render(false));
+                assert!(g.board.occupied_cells().iter().all(|&c| g.board.h(c) <= 7));
+                g.undo(m);
+                assert!(snapshot(&g) == before, "{text} not undone");
+            }
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            g.play(moves[(x >> 33) as usize % moves.len()]);
+        }
+    }
+}
