@@ -261,9 +261,30 @@ impl Game for Hive {
         notation::format_move(self, mv)
     }
 
-    /// Moves are separated by `;` (they contain spaces).
+    /// Moves are separated by `;` (they contain spaces). Without any `;`,
+    /// whitespace-separated tokens are paired as `Piece Target`, `pass`
+    /// standing alone and, when the other tokens are odd in number, the
+    /// first piece alone (the first move of a game).
     fn split_move_list(s: &str) -> Vec<String> {
-        s.split(';').map(|m| m.trim().to_string()).filter(|m| !m.is_empty()).collect()
+        if s.contains(';') {
+            return s.split(';').map(|m| m.trim().to_string()).filter(|m| !m.is_empty()).collect();
+        }
+        let toks: Vec<&str> = s.split_whitespace().collect();
+        let pieces = toks.iter().filter(|t| !t.eq_ignore_ascii_case("pass")).count();
+        let mut bare_first = pieces % 2 == 1;
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < toks.len() {
+            if toks[i].eq_ignore_ascii_case("pass") || bare_first || i + 1 == toks.len() {
+                bare_first &= toks[i].eq_ignore_ascii_case("pass");
+                out.push(toks[i].to_string());
+                i += 1;
+            } else {
+                out.push(format!("{} {}", toks[i], toks[i + 1]));
+                i += 2;
+            }
+        }
+        out
     }
 
     /// The piece, then its destination.

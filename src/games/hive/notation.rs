@@ -224,6 +224,16 @@ mod tests {
     }
 
     #[test]
+    fn move_lists() {
+        let v = |s: &str| Hive::split_move_list(s);
+        assert_eq!(v("wS1; bS1 wS1- ;wQ -wS1"), vec!["wS1", "bS1 wS1-", "wQ -wS1"]);
+        assert_eq!(v("wS1 bS1 wS1- wQ -wS1"), vec!["wS1", "bS1 wS1-", "wQ -wS1"]);
+        assert_eq!(v("wQ -wS1  pass bB1 wS1"), vec!["wQ -wS1", "pass", "bB1 wS1"]);
+        assert_eq!(v("pass wS1 pass"), vec!["pass", "wS1", "pass"]);
+        assert!(v("  ").is_empty());
+    }
+
+    #[test]
     fn every_legal_move_round_trips() {
         // A few random-ish games: every legal move's canonical text parses
         // back to the same move.
