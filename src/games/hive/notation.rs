@@ -224,6 +224,23 @@ mod tests {
     }
 
     #[test]
+    fn garbage_is_an_error_not_a_panic() {
+        let g = game(&["wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-"]);
+        let alphabet: Vec<char> = "wbWBQSGAMLPq0123-/\\ é;\t".chars().collect();
+        let mut x = 99u64;
+        for _ in 0..3000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let len = (x >> 60) as usize;
+            let s: String =
+                (0..len).map(|i| alphabet[((x >> (i * 5 % 50)) as usize + i) % alphabet.len()]).collect();
+            if let Ok(m) = g.parse_move(&s) {
+                assert!(g.moves().contains(&m), "{s}");
+            }
+            let _ = Hive::from_game_string(&format!("Base+MLP;{s}"));
+        }
+    }
+
+    #[test]
     fn move_lists() {
         let v = |s: &str| Hive::split_move_list(s);
         assert_eq!(v("wS1; bS1 wS1- ;wQ -wS1"), vec!["wS1", "bS1 wS1-", "wQ -wS1"]);
