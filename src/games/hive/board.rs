@@ -13,6 +13,9 @@ pub struct Board {
     pub under: [Piece; PIECES],
     /// Cell of each piece, [`NOWHERE`] while in hand.
     pub cell: [Cell; PIECES],
+    /// For each colour and cell: how many neighbouring stacks have a top
+    /// piece of that colour (placement tests in two look-ups).
+    pub adj: [[u8; CELLS]; 2],
 }
 
 impl Default for Board {
@@ -28,6 +31,7 @@ impl Board {
             top: [NO_PIECE; CELLS],
             under: [NO_PIECE; PIECES],
             cell: [NOWHERE; PIECES],
+            adj: [[0; CELLS]; 2],
         }
     }
 
@@ -58,9 +62,27 @@ impl Board {
         c != NOWHERE && self.top[c as usize] == p
     }
 
+    /// Updates `adj` when the top of `c` changes from `old` to `new`.
+    #[inline(always)]
+    fn retop(&mut self, c: Cell, old: Piece, new: Piece) {
+        if old != NO_PIECE && new != NO_PIECE && colour(old) == colour(new) {
+            return;
+        }
+        for d in 0..6 {
+            let n = nb(c, d) as usize;
+            if old != NO_PIECE {
+                self.adj[colour(old)][n] -= 1;
+            }
+            if new != NO_PIECE {
+                self.adj[colour(new)][n] += 1;
+            }
+        }
+    }
+
     /// Puts `p` on top of the stack at `c`.
     #[inline(always)]
     pub fn push(&mut self, p: Piece, c: Cell) {
+        self.retop(c, self.top[c as usize], p);
         self.under[p as usize] = self.top[c as usize];
         self.top[c as usize] = p;
         self.height[c as usize] += 1;
@@ -71,6 +93,7 @@ impl Board {
     #[inline(always)]
     pub fn pop(&mut self, c: Cell) -> Piece {
         let p = self.top[c as usize];
+        self.retop(c, p, self.under[p as usize]);
         self.top[c as usize] = self.under[p as usize];
         self.under[p as usize] = NO_PIECE;
         self.height[c as usize] -= 1;
@@ -130,5 +153,10 @@ mod tests {
         assert_eq!(b.top_at(ORIGIN), 3);
         assert_eq!(b.cell[17], NOWHERE);
         assert_eq!(b.occupied_cells(), vec![ORIGIN]);
+        let n = nb(ORIGIN, 2) as usize;
+        assert_eq!((b.adj[0][n], b.adj[1][n]), (1, 0)); // wB1 on top
+        b.pop(ORIGIN);
+        b.pop(ORIGIN);
+        assert_eq!((b.adj[0][n], b.adj[1][n]), (0, 0));
     }
 }

@@ -17,6 +17,12 @@ pub trait Sink {
     /// of `to`.
     fn add_set(&mut self, piece: Piece, from: Cell, to: &CellSet);
     fn add(&mut self, mv: Move);
+    /// Placements of each of `pieces` on each cell of `to`.
+    fn add_placements(&mut self, pieces: &[Piece], to: &CellSet) {
+        for &p in pieces {
+            self.add_set(p, NOWHERE, to);
+        }
+    }
     /// Moves received so far.
     fn count(&self) -> u64;
 }
@@ -46,6 +52,10 @@ impl Sink for CountSink {
     }
     fn add(&mut self, _mv: Move) {
         self.0 += 1;
+    }
+    #[inline]
+    fn add_placements(&mut self, pieces: &[Piece], to: &CellSet) {
+        self.0 += pieces.len() as u64 * to.len() as u64;
     }
     fn count(&self) -> u64 {
         self.0
@@ -87,9 +97,7 @@ impl Hive {
         if n_placeable > 0 {
             let cells = self.placement_cells(me);
             if !cells.is_empty() {
-                for &p in &placeable[..n_placeable] {
-                    sink.add_set(p, NOWHERE, &cells);
-                }
+                sink.add_placements(&placeable[..n_placeable], &cells);
             }
         }
         if !queen_in_hand {
@@ -115,7 +123,7 @@ impl Hive {
             }
             return s;
         }
-        let mut seen = CellSet::new();
+        let opp = 1 - me;
         for p in (me * PER_SIDE) as Piece..((me + 1) * PER_SIDE) as Piece {
             if !b.is_top(p) {
                 continue;
@@ -123,13 +131,7 @@ impl Hive {
             let c = b.cell[p as usize];
             for d in 0..6 {
                 let n = nb(c, d);
-                if b.occupied(n) || !seen.insert(n) {
-                    continue;
-                }
-                if (0..6).all(|e| {
-                    let m = nb(n, e);
-                    !b.occupied(m) || b.top_colour(m) == me
-                }) {
+                if !b.occupied(n) && b.adj[opp][n as usize] == 0 {
                     s.insert(n);
                 }
             }
