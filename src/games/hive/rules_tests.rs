@@ -402,9 +402,31 @@ fn random_games_keep_the_hive_whole_and_undo_exactly() {
                 let p = h.board.pop(c);
                 assert_eq!(mask >> p & 1 != 0, !connected(&h), "pinned {p}\n{}", g.render(false));
             }
+            // Placement cells by their definition: empty, touching a top
+            // piece of the side to move and none of the other side.
+            if g.ply() >= 2 {
+                let me = g.side();
+                let b = &g.board;
+                let mut naive = BTreeSet::new();
+                for c in b.occupied_cells() {
+                    for d in 0..6 {
+                        let n = nb(c, d);
+                        let tops: Vec<usize> = (0..6)
+                            .map(|e| nb(n, e))
+                            .filter(|&m| b.occupied(m))
+                            .map(|m| b.top_colour(m))
+                            .collect();
+                        if !b.occupied(n) && tops.contains(&me) && !tops.contains(&(1 - me)) {
+                            naive.insert(n);
+                        }
+                    }
+                }
+                assert_eq!(g.placement_cells(me).iter().collect::<BTreeSet<_>>(), naive);
+            }
             let moves = g.moves();
-            let snapshot =
-                |g: &Hive| (g.hash(), g.board.height, g.board.top, g.board.under, g.board.cell, g.stunned());
+            let snapshot = |g: &Hive| {
+                (g.hash(), g.board.height, g.board.top, g.board.under, g.board.cell, g.board.adj, g.stunned())
+            };
             let before = snapshot(&g);
             for &m in &moves {
                 let text = g.format_move(m);
