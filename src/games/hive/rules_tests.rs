@@ -441,3 +441,189 @@ fn random_games_keep_the_hive_whole_and_undo_exactly() {
         }
     }
 }
+
+// ----- a slow second move generator, compared on random games ------------
+
+/// One step from `a` to its neighbour `b` on a board the mover has left:
+/// a ground slide needs exactly one of the two cells beside it occupied;
+/// any other step is blocked only by two side stacks higher than both ends.
+fn naive_step(b: &super::Board, a: Cell, d: usize) -> bool {
+    let t = nb(a, d);
+    let (src, dst) = (b.h(a), b.h(t));
+    let (l, r) = (b.h(nb(a, (d + 5) % 6)), b.h(nb(a, (d + 1) % 6)));
+    if src == 0 && dst == 0 { (l > 0) != (r > 0) } else { l.min(r) <= src.max(dst) }
+}
+
+/// Destinations of the bug `kind` from `o` on board `b` (the mover taken
+/// off), `mosquito_top` for a mosquito on the hive.
+fn naive_bug_moves(b: &super::Board, kind: super::Bug, o: Cell) -> BTreeSet<Cell> {
+    use super::Bug::*;
+    let mut out = BTreeSet::new();
+    let ground_steps = |a: Cell| {
+        (0..6).filter(move |&d| !b.occupied(nb(a, d)) && naive_step(b, a, d)).map(move |d| nb(a, d))
+    };
+    match kind {
+        Queen | Pillbug => out.extend(ground_steps(o)),
+        Beetle => out.extend((0..6).filter(|&d| naive_step(b, o, d)).map(|d| nb(o, d))),
+        Grasshopper => {
+            for d in 0..6 {
+                let mut t = nb(o, d);
+                if b.occupied(t) {
+                    while b.occupied(t) {
+                        t = nb(t, d);
+                    }
+                    out.insert(t);
+                }
+            }
+        }
+        Spider => {
+            for c1 in ground_steps(o) {
+                for c2 in ground_steps(c1).filter(|&c| c != o) {
+                    out.extend(ground_steps(c2).filter(|&c| c != o && c != c1));
+                }
+            }
+        }
+        Ant => {
+            let mut todo = vec![o];
+            let mut seen = BTreeSet::from([o]);
+            while let Some(a) = todo.pop() {
+                for t in ground_steps(a) {
+                    if seen.insert(t) {
+                        todo.push(t);
+                    }
+                }
+            }
+            seen.remove(&o);
+            out = seen;
+        }
+        Ladybug => {
+            // Heights seen by the ladybug as it climbs: a cell it stands on
+            // counts without it, which the board already is.
+            for d1 in (0..6).filter(|&d| b.occupied(nb(o, d)) && naive_step(b, o, d)) {
+                let c1 = nb(o, d1);
+                for d2 in (0..6).filter(|&d| b.occupied(nb(c1, d)) && naive_step(b, c1, d)) {
+                    let c2 = nb(c1, d2);
+                    for d3 in (0..6).filter(|&d| !b.occupied(nb(c2, d)) && naive_step(b, c2, d)) {
+                        if nb(c2, d3) != o {
+                            out.insert(nb(c2, d3));
+                        }
+                    }
+                }
+            }
+        }
+        Mosquito => {
+            if b.h(o) > 0 {
+                return naive_bug_moves(b, Beetle, o);
+            }
+            for d in 0..6 {
+                let n = nb(o, d);
+                if b.occupied(n) && super::bug(b.top_at(n)) != Mosquito {
+                    out.extend(naive_bug_moves(b, super::bug(b.top_at(n)), o));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every legal (piece, destination) by the rules, the slow way.
+fn naive_moves(g: &Hive) -> BTreeSet<(u8, Cell)> {
+    use super::{Bug, PER_SIDE, bug};
+    let b = &g.board;
+    let me = g.side();
+    let mut out = BTreeSet::new();
+    for m in g.moves().into_iter().filter(|m| m.is_placement()) {
+        out.insert((m.piece, m.to));
+    }
+    if !b.on_board((me * PER_SIDE) as u8) {
+        return out;
+    }
+    let lifted = |c: Cell| {
+        let mut h = g.board.clone();
+        h.pop(c);
+        h
+    };
+    let whole = |h: &super::Board| {
+        let mut x = Hive::new(g.exp);
+        x.board = h.clone();
+        connected(&x)
+    };
+    for p in (0..28u8).filter(|&p| b.is_top(p) && p != g.stunned()) {
+        let c = b.cell[p as usize];
+        let h = lifted(c);
+        if super::colour(p) == me && (b.h(c) > 1 || whole(&h)) {
+            for t in naive_bug_moves(&h, bug(p), c) {
+                out.insert((p, t));
+            }
+        }
+    }
+    // Throws by a pillbug, or a ground mosquito beside a pillbug.
+    for s in (0..28u8).filter(|&s| b.is_top(s) && s != g.stunned() && super::colour(s) == me) {
+        let sc = b.cell[s as usize];
+        let power = g.exp.pillbug
+            && b.h(sc) == 1
+            && (bug(s) == Bug::Pillbug
+                || (bug(s) == Bug::Mosquito
+                    && (0..6).any(|d| b.occupied(nb(sc, d)) && bug(b.top_at(nb(sc, d))) == Bug::Pillbug)));
+        if !power {
+            continue;
+        }
+        for d in 0..6 {
+            let n = nb(sc, d);
+            if b.h(n) != 1 || b.top_at(n) == g.stunned() {
+                continue;
+            }
+            let h = lifted(n);
+            // Up from the ground onto the power user, then down.
+            if !whole(&h) || !naive_step(&h, n, (d + 3) % 6) {
+                continue;
+            }
+            // Down from the top of the user (a stack of 1 without the mover).
+            for e in 0..6 {
+                let t = nb(sc, e);
+                if t != n && !h.occupied(t) && naive_step(&h, sc, e) {
+                    out.insert((b.top_at(n), t));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn fast_and_slow_generators_agree_on_random_games() {
+    let mut x = 0x9E37_79B9_u64;
+    for game in 0..40 {
+        let exp = super::Expansions::all_types()[game % 8].parse().unwrap();
+        let mut g = Hive::new(exp);
+        for _ in 0..100 {
+            if g.outcome().is_some() {
+                break;
+            }
+            let moves = g.moves();
+            let fast: BTreeSet<(u8, Cell)> =
+                moves.iter().filter(|m| !m.is_pass()).map(|m| (m.piece, m.to)).collect();
+            let slow = naive_moves(&g);
+            if fast != slow {
+                let show = |s: &BTreeSet<(u8, Cell)>| {
+                    s.iter()
+                        .map(|&(p, t)| {
+                            g.format_move(Move { piece: p, from: g.board.cell[p as usize], to: t })
+                        })
+                        .collect::<Vec<_>>()
+                };
+                let only_fast: BTreeSet<_> = fast.difference(&slow).copied().collect();
+                let only_slow: BTreeSet<_> = slow.difference(&fast).copied().collect();
+                panic!(
+                    "only fast {:?}, only slow {:?}\n{}",
+                    show(&only_fast),
+                    show(&only_slow),
+                    g.render(false)
+                );
+            }
+            assert_eq!(moves.len(), fast.len().max(1));
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            g.play(moves[(x >> 33) as usize % moves.len()]);
+        }
+    }
+}
