@@ -89,6 +89,21 @@ mod tests {
     }
 
     #[test]
+    fn alphabeta_stopped_at_once_still_moves() {
+        let g = Hive::from_game_string("Base+MLP;wS1;bP wS1-;wQ -wS1;bQ bP/").unwrap();
+        let opts = OptionValues::from_specs(&<Hive as Game>::options());
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut sink = |_r| {};
+        let stop = StopFlag::new();
+        stop.stop();
+        let limits = Limits { depth: Some(20), ..Limits::default() };
+        let mut ctx = SearchCtx::new(limits, &opts, &mut rng, stop, &mut sink);
+        let m = AlphaBeta::new(&opts).choose(&g, &mut ctx);
+        assert!(g.moves().contains(&m));
+        assert!(ctx.nodes < 10_000, "searched {} nodes after stop", ctx.nodes);
+    }
+
+    #[test]
     fn random_plays_legal_moves() {
         let g = Hive::from_game_string(MATE_IN_ONE).unwrap();
         let m = choose(&mut Random, &g, None);
