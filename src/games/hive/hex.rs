@@ -56,9 +56,12 @@ pub fn opposite(d: usize) -> usize {
     (d + 3) % 6
 }
 
-/// A set of cells as 1024 bits.
+/// A set of cells as 1024 bits, with its size kept up to date.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub struct CellSet(pub [u64; 16]);
+pub struct CellSet {
+    bits: [u64; 16],
+    len: u32,
+}
 
 impl Default for CellSet {
     fn default() -> Self {
@@ -69,33 +72,38 @@ impl Default for CellSet {
 impl CellSet {
     #[inline(always)]
     pub const fn new() -> Self {
-        CellSet([0; 16])
+        CellSet { bits: [0; 16], len: 0 }
     }
     /// Adds `c`; true if it was not there.
     #[inline(always)]
     pub fn insert(&mut self, c: Cell) -> bool {
         let (w, b) = ((c >> 6) as usize, c & 63);
-        let had = self.0[w] >> b & 1;
-        self.0[w] |= 1 << b;
+        let had = self.bits[w] >> b & 1;
+        self.bits[w] |= 1 << b;
+        self.len += 1 - had as u32;
         had == 0
     }
     #[inline(always)]
     pub fn remove(&mut self, c: Cell) {
-        self.0[(c >> 6) as usize] &= !(1u64 << (c & 63));
+        let had = self.contains(c) as u32;
+        self.bits[(c >> 6) as usize] &= !(1u64 << (c & 63));
+        self.len -= had;
     }
     #[inline(always)]
     pub fn contains(&self, c: Cell) -> bool {
-        self.0[(c >> 6) as usize] >> (c & 63) & 1 != 0
+        self.bits[(c >> 6) as usize] >> (c & 63) & 1 != 0
     }
+    #[inline(always)]
     pub fn len(&self) -> u32 {
-        self.0.iter().map(|w| w.count_ones()).sum()
+        self.len
     }
+    #[inline(always)]
     pub fn is_empty(&self) -> bool {
-        self.0.iter().all(|&w| w == 0)
+        self.len == 0
     }
     /// The cells in increasing index order.
     pub fn iter(&self) -> impl Iterator<Item = Cell> + '_ {
-        self.0.iter().enumerate().flat_map(|(i, &w)| {
+        self.bits.iter().enumerate().flat_map(|(i, &w)| {
             let mut w = w;
             std::iter::from_fn(move || {
                 if w == 0 {
@@ -143,6 +151,8 @@ mod tests {
         assert_eq!(s.len(), 2);
         assert_eq!(s.iter().collect::<Vec<_>>(), vec![5, 1000]);
         s.remove(5);
+        s.remove(5);
+        assert_eq!(s.len(), 1);
         assert!(!s.contains(5) && s.contains(1000));
     }
 }

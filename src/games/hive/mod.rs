@@ -39,7 +39,6 @@ pub struct Hive {
     last_moved: Piece,
     /// `last_moved` before each ply played.
     history: Vec<Piece>,
-    hash: u64,
     outcome: Option<Outcome>,
 }
 
@@ -68,15 +67,7 @@ const SIDE_KEY: u64 = 0x5DEE_CE66_D1CE_4E5B;
 impl Hive {
     /// The empty board of a game type.
     pub fn new(exp: Expansions) -> Hive {
-        Hive {
-            board: Board::new(),
-            exp,
-            ply: 0,
-            last_moved: NO_PIECE,
-            history: Vec::new(),
-            hash: 0,
-            outcome: None,
-        }
+        Hive { board: Board::new(), exp, ply: 0, last_moved: NO_PIECE, history: Vec::new(), outcome: None }
     }
 
     pub fn expansions(&self) -> Expansions {
@@ -161,7 +152,6 @@ impl Hive {
     #[inline]
     pub fn make(&mut self, mv: Move) {
         self.history.push(self.last_moved);
-        self.hash ^= stun_key(self.last_moved);
         if mv.is_pass() {
             self.last_moved = NO_PIECE;
         } else {
@@ -169,13 +159,10 @@ impl Hive {
             if mv.from != NOWHERE {
                 let q = self.board.pop(mv.from);
                 debug_assert_eq!(p, q);
-                self.hash ^= key(p, mv.from, self.board.h(mv.from));
             }
-            self.hash ^= key(p, mv.to, self.board.h(mv.to));
             self.board.push(p, mv.to);
             self.last_moved = p;
         }
-        self.hash ^= stun_key(self.last_moved) ^ SIDE_KEY;
         self.ply += 1;
         self.outcome = if mv.is_pass() { None } else { self.compute_outcome() };
     }
@@ -183,18 +170,14 @@ impl Hive {
     /// Takes back the last move.
     #[inline]
     pub fn unmake(&mut self, mv: Move) {
-        self.hash ^= stun_key(self.last_moved) ^ SIDE_KEY;
         if !mv.is_pass() {
-            let p = self.board.pop(mv.to);
-            debug_assert_eq!(p, mv.piece);
-            self.hash ^= key(p, mv.to, self.board.h(mv.to));
+            let _p = self.board.pop(mv.to);
+            debug_assert_eq!(_p, mv.piece);
             if mv.from != NOWHERE {
-                self.hash ^= key(p, mv.from, self.board.h(mv.from));
-                self.board.push(p, mv.from);
+                self.board.push(mv.piece, mv.from);
             }
         }
         self.last_moved = self.history.pop().unwrap_or(NO_PIECE);
-        self.hash ^= stun_key(self.last_moved);
         self.ply -= 1;
         self.outcome = None;
     }
@@ -249,8 +232,19 @@ impl Game for Hive {
         self.outcome
     }
 
+    /// Zobrist-style key of every piece at its cell and level, the side
+    /// to move and the stunned piece (computed on demand: perft and the
+    /// rules never need it).
     fn hash(&self) -> u64 {
-        self.hash
+        let b = &self.board;
+        let mut h = stun_key(self.last_moved) ^ if self.side() == 1 { SIDE_KEY } else { 0 };
+        for c in b.occupied_cells() {
+            let stack = b.stack(c);
+            for (i, &p) in stack.iter().rev().enumerate() {
+                h ^= key(p, c, i as u8);
+            }
+        }
+        h
     }
 
     fn parse_move(&self, s: &str) -> Result<Move, MoveError> {
@@ -320,5 +314,38 @@ impl Game for Hive {
     /// every game type (or of the given positions), timed.
     fn bench(args: &[String], out: &mut dyn std::io::Write) -> Result<(), String> {
         perft::bench(args, out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hash_of(moves: &str) -> u64 {
+        Game::hash(&Hive::from_game_string(moves).unwrap())
+    }
+
+    #[test]
+    fn hash_sees_transpositions_and_differences() {
+        let a = hash_of("Base;wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 -wQ;bA1 bQ-;wG1 \\wQ;bG1 bA1-");
+        let b = hash_of("Base;wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wG1 \\wQ;bA1 bQ-;wA1 -wQ;bG1 bA1-");
+        let c = hash_of("Base;wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wG1 \\wQ;bG1 bQ-;wA1 -wQ;bA1 bG1-");
+        // a and b transpose; c swaps bA1 and bG1.
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_ne!(hash_of("Base;wS1"), hash_of("Base;wG1"));
+    }
+
+    #[test]
+    fn game_strings_are_replayed_and_checked() {
+        let g = Hive::from_game_string("base+mlp;InProgress;White[2];wS1;bP wS1-").unwrap();
+        assert_eq!((g.game_type(), g.ply()), ("Base+MLP".to_string(), 2));
+        // State and turn fields are not trusted (and may be left out).
+        assert_eq!(Hive::from_game_string("Base;Draw;Black[9];wS1").unwrap().ply(), 1);
+        assert!(Hive::from_game_string("Base;wS1;bS1 wS1-;wQ wS1").is_err());
+        assert!(Hive::from_game_string("Chess").is_err());
+        assert!(Hive::parse_type("Base+MLP").unwrap().is_ok());
+        assert!(Hive::parse_type("Base+Q").unwrap().is_err());
+        assert!(Hive::parse_type("Connect4").is_none());
     }
 }

@@ -9,7 +9,7 @@
 use super::Hive;
 use super::hex::{Cell, CellSet, NOWHERE, ORIGIN, ccw, cw, nb};
 use super::mv::Move;
-use super::piece::{Bug, NO_PIECE, PER_SIDE, PIECES, Piece, bug, colour, piece_of};
+use super::piece::{Bug, NO_PIECE, PER_SIDE, PIECES, Piece, bug, colour};
 
 /// Where generated moves go: a list, or a counter for bulk perft.
 pub trait Sink {
@@ -79,20 +79,26 @@ impl Hive {
         let turn = self.ply / 2 + 1;
         let queen = (me * PER_SIDE) as Piece;
         let queen_in_hand = !b.on_board(queen);
-        // Placements: the lowest-numbered piece in hand of each bug.
+        // Placements: the lowest-numbered piece in hand of each bug (the
+        // pieces of a bug are numbered consecutively).
         let mut placeable = [NO_PIECE; 8];
         let mut n_placeable = 0;
-        for bg in Bug::ALL {
+        let mut seen_bugs = 0u8;
+        let base = (me * PER_SIDE) as Piece;
+        for p in base..base + PER_SIDE as Piece {
+            let bg = bug(p);
+            if seen_bugs & bg.bit() != 0 || b.on_board(p) {
+                continue;
+            }
+            seen_bugs |= bg.bit();
             if !self.exp.has(bg)
                 || (bg == Bug::Queen && turn == 1)
                 || (bg != Bug::Queen && queen_in_hand && turn == 4)
             {
                 continue;
             }
-            if let Some(p) = (1..=bg.count()).filter_map(|n| piece_of(me, bg, n)).find(|&p| !b.on_board(p)) {
-                placeable[n_placeable] = p;
-                n_placeable += 1;
-            }
+            placeable[n_placeable] = p;
+            n_placeable += 1;
         }
         if n_placeable > 0 {
             let cells = self.placement_cells(me);
