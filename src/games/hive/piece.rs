@@ -82,6 +82,7 @@ impl Bug {
     }
 
     /// A bit for bug sets.
+    #[inline(always)]
     pub fn bit(self) -> u8 {
         1 << (self as u8)
     }
@@ -106,10 +107,21 @@ const BUG_OF_INDEX: [Bug; PER_SIDE] = [
 
 const NUMBER_OF_INDEX: [u8; PER_SIDE] = [0, 1, 2, 1, 2, 1, 2, 3, 1, 2, 3, 0, 0, 0];
 
+/// The bug of each piece number (both sides).
+const BUG_OF_PIECE: [Bug; PIECES] = {
+    let mut t = [Bug::Queen; PIECES];
+    let mut i = 0;
+    while i < PIECES {
+        t[i] = BUG_OF_INDEX[i % PER_SIDE];
+        i += 1;
+    }
+    t
+};
+
 /// The bug of a piece.
 #[inline(always)]
 pub fn bug(p: Piece) -> Bug {
-    BUG_OF_INDEX[p as usize % PER_SIDE]
+    BUG_OF_PIECE[p as usize]
 }
 
 /// The colour (side) of a piece: 0 White, 1 Black.
