@@ -18,7 +18,7 @@ pub fn families() -> Vec<Family> {
     vec![
         Family::of::<crate::games::connect4::Connect4>(),
         // Family::of::<crate::games::mastermind::Mastermind>(),
-        // Family::of::<crate::games::hive::Hive>(),
+        Family::of::<crate::games::hive::Hive>(),
     ]
 }
 

@@ -1,0 +1,162 @@
+//! The board: stacks of pieces on hex cells, with make/unmake of single
+//! piece moves.
+
+use super::hex::{CELLS, Cell, NOWHERE, nb};
+use super::piece::{NO_PIECE, PIECES, Piece, colour};
+
+/// Where every piece is. A cell holds a stack (height up to 7); `top` is
+/// its top piece and `under` links each piece to the one below it.
+#[derive(Clone)]
+pub struct Board {
+    pub height: [u8; CELLS],
+    pub top: [Piece; CELLS],
+    pub under: [Piece; PIECES],
+    /// Cell of each piece, [`NOWHERE`] while in hand.
+    pub cell: [Cell; PIECES],
+    /// For each colour and cell: how many neighbouring stacks have a top
+    /// piece of that colour (placement tests in two look-ups).
+    pub adj: [[u8; CELLS]; 2],
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Board {
+    pub fn new() -> Self {
+        Board {
+            height: [0; CELLS],
+            top: [NO_PIECE; CELLS],
+            under: [NO_PIECE; PIECES],
+            cell: [NOWHERE; PIECES],
+            adj: [[0; CELLS]; 2],
+        }
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self, c: Cell) -> bool {
+        self.height[c as usize] != 0
+    }
+
+    #[inline(always)]
+    pub fn h(&self, c: Cell) -> u8 {
+        self.height[c as usize]
+    }
+
+    #[inline(always)]
+    pub fn top_at(&self, c: Cell) -> Piece {
+        self.top[c as usize]
+    }
+
+    #[inline(always)]
+    pub fn on_board(&self, p: Piece) -> bool {
+        self.cell[p as usize] != NOWHERE
+    }
+
+    /// True if `p` is on the board and on top of its stack.
+    #[inline(always)]
+    pub fn is_top(&self, p: Piece) -> bool {
+        let c = self.cell[p as usize];
+        c != NOWHERE && self.top[c as usize] == p
+    }
+
+    /// Updates `adj` when the top of `c` changes from `old` to `new`.
+    #[inline(always)]
+    fn retop(&mut self, c: Cell, old: Piece, new: Piece) {
+        if old != NO_PIECE && new != NO_PIECE && colour(old) == colour(new) {
+            return;
+        }
+        for d in 0..6 {
+            let n = nb(c, d) as usize;
+            if old != NO_PIECE {
+                self.adj[colour(old)][n] -= 1;
+            }
+            if new != NO_PIECE {
+                self.adj[colour(new)][n] += 1;
+            }
+        }
+    }
+
+    /// Puts `p` on top of the stack at `c`.
+    #[inline(always)]
+    pub fn push(&mut self, p: Piece, c: Cell) {
+        self.retop(c, self.top[c as usize], p);
+        self.under[p as usize] = self.top[c as usize];
+        self.top[c as usize] = p;
+        self.height[c as usize] += 1;
+        self.cell[p as usize] = c;
+    }
+
+    /// Takes the top piece off the stack at `c` (which is not empty).
+    #[inline(always)]
+    pub fn pop(&mut self, c: Cell) -> Piece {
+        let p = self.top[c as usize];
+        self.retop(c, p, self.under[p as usize]);
+        self.top[c as usize] = self.under[p as usize];
+        self.under[p as usize] = NO_PIECE;
+        self.height[c as usize] -= 1;
+        self.cell[p as usize] = NOWHERE;
+        p
+    }
+
+    /// The pieces of the stack at `c`, top first.
+    pub fn stack(&self, c: Cell) -> Vec<Piece> {
+        let mut v = Vec::new();
+        let mut p = self.top[c as usize];
+        while p != NO_PIECE {
+            v.push(p);
+            p = self.under[p as usize];
+        }
+        v
+    }
+
+    /// Number of occupied neighbours of `c`.
+    pub fn occupied_neighbours(&self, c: Cell) -> usize {
+        (0..6).filter(|&d| self.occupied(nb(c, d))).count()
+    }
+
+    /// True if every neighbour of `c` is occupied.
+    #[inline]
+    pub fn surrounded(&self, c: Cell) -> bool {
+        (0..6).all(|d| self.occupied(nb(c, d)))
+    }
+
+    /// Colour of the top piece at an occupied cell.
+    #[inline(always)]
+    pub fn top_colour(&self, c: Cell) -> usize {
+        colour(self.top[c as usize])
+    }
+
+    /// The cells holding at least one piece, each once.
+    pub fn occupied_cells(&self) -> Vec<Cell> {
+        (0..PIECES as Piece).filter(|&p| self.is_top(p)).map(|p| self.cell[p as usize]).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::hive::hex::ORIGIN;
+
+    #[test]
+    fn stacks_push_and_pop() {
+        let mut b = Board::new();
+        b.push(0, ORIGIN);
+        b.push(3, ORIGIN);
+        b.push(17, ORIGIN);
+        assert_eq!(b.h(ORIGIN), 3);
+        assert_eq!(b.stack(ORIGIN), vec![17, 3, 0]);
+        assert!(b.is_top(17) && !b.is_top(3));
+        assert_eq!(b.pop(ORIGIN), 17);
+        assert_eq!(b.top_at(ORIGIN), 3);
+        assert_eq!(b.cell[17], NOWHERE);
+        assert_eq!(b.occupied_cells(), vec![ORIGIN]);
+        let n = nb(ORIGIN, 2) as usize;
+        assert_eq!((b.adj[0][n], b.adj[1][n]), (1, 0)); // wB1 on top
+        b.pop(ORIGIN);
+        b.pop(ORIGIN);
+        assert_eq!((b.adj[0][n], b.adj[1][n]), (0, 0));
+    }
+}

@@ -1,0 +1,351 @@
+//! Hive with the Mosquito, Ladybug and Pillbug expansions, as the Universal
+//! Hive Protocol plays it.
+//!
+//! Game types `Base`, `Base+M`, `Base+L`, `Base+P`, `Base+ML`, `Base+MP`,
+//! `Base+LP`, `Base+MLP`; moves in UHP notation (`wS1`, `bG1 -wS1`,
+//! `wB1 bQ`, `pass`). Rules in `movegen`, notation in `notation`, the text
+//! map in `render`, the AI in `eval` and `players`.
+
+mod board;
+mod eval;
+mod hex;
+mod movegen;
+mod mv;
+mod notation;
+mod perft;
+mod piece;
+mod players;
+mod render;
+#[cfg(test)]
+mod rules_tests;
+
+pub use board::Board;
+pub use hex::{Cell, CellSet, NOWHERE, ORIGIN, nb};
+pub use mv::Move;
+pub use piece::{Bug, Expansions, NO_PIECE, PER_SIDE, Piece, bug, colour, parse_piece, piece_name};
+
+use crate::game::{Game, MoveError, Outcome, Side, StrategySpec};
+use crate::options::OptionSpec;
+use movegen::VecSink;
+
+/// A Hive position with what is needed to take moves back.
+#[derive(Clone)]
+pub struct Hive {
+    pub(crate) board: Board,
+    exp: Expansions,
+    ply: usize,
+    /// The piece moved (or placed, or thrown) by the last ply: it may not
+    /// move, be thrown or use the pillbug power now.
+    last_moved: Piece,
+    /// `last_moved` before each ply played.
+    history: Vec<Piece>,
+    outcome: Option<Outcome>,
+}
+
+/// A 64-bit mix (SplitMix64's finaliser) for the Zobrist keys.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Key of piece `p` at `c`, `level` pieces above the ground.
+#[inline]
+fn key(p: Piece, c: Cell, level: u8) -> u64 {
+    mix(((p as u64) << 16 | (c as u64) << 3 | level as u64) + 1)
+}
+
+/// Key of the stunned piece.
+#[inline]
+fn stun_key(p: Piece) -> u64 {
+    if p == NO_PIECE { 0 } else { mix(0xABCD_0000 + p as u64) }
+}
+
+const SIDE_KEY: u64 = 0x5DEE_CE66_D1CE_4E5B;
+
+impl Hive {
+    /// The empty board of a game type.
+    pub fn new(exp: Expansions) -> Hive {
+        Hive { board: Board::new(), exp, ply: 0, last_moved: NO_PIECE, history: Vec::new(), outcome: None }
+    }
+
+    pub fn expansions(&self) -> Expansions {
+        self.exp
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side(&self) -> usize {
+        self.ply & 1
+    }
+
+    /// The piece that may not move, be thrown or throw this ply.
+    pub fn stunned(&self) -> Piece {
+        self.last_moved
+    }
+
+    /// Legal moves as a fresh vector.
+    pub fn moves(&self) -> Vec<Move> {
+        let mut v = Vec::new();
+        self.generate(&mut VecSink(&mut v));
+        v
+    }
+
+    /// Plays moves given as text, one after the other, naming the first
+    /// one refused.
+    pub fn play_all<'a>(&mut self, moves: impl IntoIterator<Item = &'a str>) -> Result<(), MoveError> {
+        for (i, m) in moves.into_iter().enumerate() {
+            let mv = self.parse_move(m).map_err(|e| match e {
+                MoveError::Parse(t) => MoveError::Parse(format!("move {} '{m}': {t}", i + 1)),
+                MoveError::Illegal(t) => MoveError::Illegal(format!("move {} '{m}': {t}", i + 1)),
+                MoveError::GameOver => MoveError::Illegal(format!("move {} '{m}': the game is over", i + 1)),
+            })?;
+            self.play(mv);
+        }
+        Ok(())
+    }
+
+    /// A position from a GameString (`Base;InProgress;White[2];wS1;bS1
+    /// wS1-`) or a bare game type; the state and turn fields are
+    /// recomputed, not trusted.
+    pub fn from_game_string(s: &str) -> Result<Hive, String> {
+        let mut parts = s.split(';');
+        let exp: Expansions = parts.next().unwrap_or("").parse()?;
+        let mut g = Hive::new(exp);
+        let rest: Vec<&str> = parts.collect();
+        // Skip the state and turn fields when present.
+        let skip = rest
+            .iter()
+            .take(2)
+            .take_while(|t| {
+                let l = t.trim().to_ascii_lowercase();
+                ["notstarted", "inprogress", "draw", "whitewins", "blackwins"].contains(&l.as_str())
+                    || l.starts_with("white[")
+                    || l.starts_with("black[")
+            })
+            .count();
+        g.play_all(rest[skip..].iter().map(|m| m.trim()).filter(|m| !m.is_empty()))
+            .map_err(|e| e.to_string())?;
+        Ok(g)
+    }
+
+    fn compute_outcome(&self) -> Option<Outcome> {
+        let b = &self.board;
+        let lost = |side: usize| {
+            let c = b.cell[side * PER_SIDE];
+            c != NOWHERE && b.surrounded(c)
+        };
+        match (lost(0), lost(1)) {
+            (true, true) => Some(Outcome::Draw),
+            (true, false) => Some(Outcome::Win(1)),
+            (false, true) => Some(Outcome::Win(0)),
+            (false, false) => None,
+        }
+    }
+
+    /// Makes a move (legal, not checked).
+    #[inline]
+    pub fn make(&mut self, mv: Move) {
+        self.history.push(self.last_moved);
+        if mv.is_pass() {
+            self.last_moved = NO_PIECE;
+        } else {
+            let p = mv.piece;
+            if mv.from != NOWHERE {
+                let q = self.board.pop(mv.from);
+                debug_assert_eq!(p, q);
+            }
+            self.board.push(p, mv.to);
+            self.last_moved = p;
+        }
+        self.ply += 1;
+        self.outcome = if mv.is_pass() { None } else { self.compute_outcome() };
+    }
+
+    /// Takes back the last move.
+    #[inline]
+    pub fn unmake(&mut self, mv: Move) {
+        if !mv.is_pass() {
+            let _p = self.board.pop(mv.to);
+            debug_assert_eq!(_p, mv.piece);
+            if mv.from != NOWHERE {
+                self.board.push(mv.piece, mv.from);
+            }
+        }
+        self.last_moved = self.history.pop().unwrap_or(NO_PIECE);
+        self.ply -= 1;
+        self.outcome = None;
+    }
+}
+
+impl Game for Hive {
+    type Move = Move;
+
+    const FAMILY: &'static str = "Hive";
+    const DEFAULT_TYPE: &'static str = "Base";
+    const TYPE_GRAMMAR: &'static str =
+        "Base | Base+M | Base+L | Base+P | Base+ML | Base+MP | Base+LP | Base+MLP";
+    const CAPABILITIES: &'static [&'static str] = &["Mosquito", "Ladybug", "Pillbug"];
+
+    fn parse_type(s: &str) -> Option<Result<Self, String>> {
+        let t = s.trim();
+        if !t.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("base")) {
+            return None;
+        }
+        Some(t.parse::<Expansions>().map(Hive::new))
+    }
+
+    fn game_type(&self) -> String {
+        self.exp.to_string()
+    }
+
+    fn side_names(&self) -> [&'static str; 2] {
+        ["White", "Black"]
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.side()
+    }
+
+    fn ply(&self) -> usize {
+        self.ply
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        self.generate(&mut VecSink(out));
+    }
+
+    fn play(&mut self, mv: Move) {
+        self.make(mv)
+    }
+
+    fn undo(&mut self, mv: Move) {
+        self.unmake(mv)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Zobrist-style key of every piece at its cell and level, the side
+    /// to move and the stunned piece (computed on demand: perft and the
+    /// rules never need it).
+    fn hash(&self) -> u64 {
+        let b = &self.board;
+        let mut h = stun_key(self.last_moved) ^ if self.side() == 1 { SIDE_KEY } else { 0 };
+        for c in b.occupied_cells() {
+            let stack = b.stack(c);
+            for (i, &p) in stack.iter().rev().enumerate() {
+                h ^= key(p, c, i as u8);
+            }
+        }
+        h
+    }
+
+    fn parse_move(&self, s: &str) -> Result<Move, MoveError> {
+        notation::parse_move(self, s)
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        notation::format_move(self, mv)
+    }
+
+    /// Moves are separated by `;` (they contain spaces). Without any `;`,
+    /// whitespace-separated tokens are paired as `Piece Target`, `pass`
+    /// standing alone and, when the other tokens are odd in number, the
+    /// first piece alone (the first move of a game).
+    fn split_move_list(s: &str) -> Vec<String> {
+        if s.contains(';') {
+            return s.split(';').map(|m| m.trim().to_string()).filter(|m| !m.is_empty()).collect();
+        }
+        let toks: Vec<&str> = s.split_whitespace().collect();
+        let pieces = toks.iter().filter(|t| !t.eq_ignore_ascii_case("pass")).count();
+        let mut bare_first = pieces % 2 == 1;
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < toks.len() {
+            if toks[i].eq_ignore_ascii_case("pass") || bare_first || i + 1 == toks.len() {
+                bare_first &= toks[i].eq_ignore_ascii_case("pass");
+                out.push(toks[i].to_string());
+                i += 1;
+            } else {
+                out.push(format!("{} {}", toks[i], toks[i + 1]));
+                i += 2;
+            }
+        }
+        out
+    }
+
+    /// The piece, then its destination.
+    fn actions(&self, mv: Move) -> Vec<String> {
+        let text = self.format_move(mv);
+        match text.split_once(' ') {
+            Some((p, t)) => vec![p.to_string(), t.to_string()],
+            None => vec![text],
+        }
+    }
+
+    fn render(&self, color: bool) -> String {
+        render::render(self, color)
+    }
+
+    fn options() -> Vec<OptionSpec> {
+        let names: Vec<&'static str> = Self::strategies().iter().map(|s| s.name).collect();
+        vec![
+            OptionSpec::choice("Strategy", names[0], &names, "Hive AI player"),
+            OptionSpec::int("Depth", 3, 1, 20, "search depth of alphabeta when bestmove/go gives none"),
+        ]
+    }
+
+    fn strategies() -> Vec<StrategySpec<Self>> {
+        players::strategies()
+    }
+
+    fn perft(&mut self, depth: u32) -> u64 {
+        perft::perft(self, depth)
+    }
+
+    /// `meeple bench hive [--depth N] [GameType|GameString...]`: perft of
+    /// every game type (or of the given positions), timed.
+    fn bench(args: &[String], out: &mut dyn std::io::Write) -> Result<(), String> {
+        perft::bench(args, out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hash_of(moves: &str) -> u64 {
+        Game::hash(&Hive::from_game_string(moves).unwrap())
+    }
+
+    #[test]
+    fn hash_sees_transpositions_and_differences() {
+        let a = hash_of("Base;wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 -wQ;bA1 bQ-;wG1 \\wQ;bG1 bA1-");
+        let b = hash_of("Base;wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wG1 \\wQ;bA1 bQ-;wA1 -wQ;bG1 bA1-");
+        let c = hash_of("Base;wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wG1 \\wQ;bG1 bQ-;wA1 -wQ;bA1 bG1-");
+        // a and b transpose; c swaps bA1 and bG1.
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_ne!(hash_of("Base;wS1"), hash_of("Base;wG1"));
+    }
+
+    #[test]
+    fn game_strings_are_replayed_and_checked() {
+        let g = Hive::from_game_string("base+mlp;InProgress;White[2];wS1;bP wS1-").unwrap();
+        assert_eq!((g.game_type(), g.ply()), ("Base+MLP".to_string(), 2));
+        // State and turn fields are not trusted (and may be left out).
+        assert_eq!(Hive::from_game_string("Base;Draw;Black[9];wS1").unwrap().ply(), 1);
+        assert!(Hive::from_game_string("Base;wS1;bS1 wS1-;wQ wS1").is_err());
+        assert!(Hive::from_game_string("Chess").is_err());
+        assert!(Hive::parse_type("Base+MLP").unwrap().is_ok());
+        assert!(Hive::parse_type("Base+Q").unwrap().is_err());
+        assert!(Hive::parse_type("Connect4").is_none());
+    }
+}

@@ -1,0 +1,481 @@
+//! Legal move generation: placements, the moves of every bug, the pillbug
+//! power, and the pieces pinned by the One Hive rule (all articulation
+//! points of the hive in one depth-first search).
+//!
+//! A moving piece is taken off the board while its paths are computed: the
+//! helpers take its origin `o` and treat that cell as empty when the piece
+//! was alone there (every ground mover).
+
+use super::Hive;
+use super::hex::{Cell, CellSet, NOWHERE, ORIGIN, ccw, cw, nb};
+use super::mv::Move;
+use super::piece::{Bug, NO_PIECE, PER_SIDE, PIECES, Piece, bug, colour};
+
+/// Where generated moves go: a list, or a counter for bulk perft.
+pub trait Sink {
+    /// Moves of `piece` from `from` ([`NOWHERE`] = placement) to each cell
+    /// of `to`.
+    fn add_set(&mut self, piece: Piece, from: Cell, to: &CellSet);
+    fn add(&mut self, mv: Move);
+    /// Placements of each of `pieces` on each cell of `to`.
+    fn add_placements(&mut self, pieces: &[Piece], to: &CellSet) {
+        for &p in pieces {
+            self.add_set(p, NOWHERE, to);
+        }
+    }
+    /// Moves received so far.
+    fn count(&self) -> u64;
+}
+
+/// Collects moves in a vector.
+pub struct VecSink<'a>(pub &'a mut Vec<Move>);
+
+impl Sink for VecSink<'_> {
+    fn add_set(&mut self, piece: Piece, from: Cell, to: &CellSet) {
+        self.0.extend(to.iter().map(|t| Move { piece, from, to: t }));
+    }
+    fn add(&mut self, mv: Move) {
+        self.0.push(mv)
+    }
+    fn count(&self) -> u64 {
+        self.0.len() as u64
+    }
+}
+
+/// Only counts moves.
+pub struct CountSink(pub u64);
+
+impl Sink for CountSink {
+    #[inline]
+    fn add_set(&mut self, _piece: Piece, _from: Cell, to: &CellSet) {
+        self.0 += to.len() as u64;
+    }
+    fn add(&mut self, _mv: Move) {
+        self.0 += 1;
+    }
+    #[inline]
+    fn add_placements(&mut self, pieces: &[Piece], to: &CellSet) {
+        self.0 += pieces.len() as u64 * to.len() as u64;
+    }
+    fn count(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Most throws a position can hold: two power users x six targets x
+/// five landing cells.
+const MAX_THROWS: usize = 64;
+
+impl Hive {
+    /// Generates every legal move (a lone `pass` when there is none; nothing
+    /// once the game is over).
+    pub fn generate<S: Sink>(&self, sink: &mut S) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let before = sink.count();
+        let me = self.side();
+        let b = &self.board;
+        let turn = self.ply / 2 + 1;
+        let queen = (me * PER_SIDE) as Piece;
+        let queen_in_hand = !b.on_board(queen);
+        // Placements: the lowest-numbered piece in hand of each bug (the
+        // pieces of a bug are numbered consecutively).
+        let mut placeable = [NO_PIECE; 8];
+        let mut n_placeable = 0;
+        let mut seen_bugs = 0u8;
+        let base = (me * PER_SIDE) as Piece;
+        for p in base..base + PER_SIDE as Piece {
+            let bg = bug(p);
+            if seen_bugs & bg.bit() != 0 || b.on_board(p) {
+                continue;
+            }
+            seen_bugs |= bg.bit();
+            if !self.exp.has(bg)
+                || (bg == Bug::Queen && turn == 1)
+                || (bg != Bug::Queen && queen_in_hand && turn == 4)
+            {
+                continue;
+            }
+            placeable[n_placeable] = p;
+            n_placeable += 1;
+        }
+        if n_placeable > 0 {
+            let cells = self.placement_cells(me);
+            if !cells.is_empty() {
+                sink.add_placements(&placeable[..n_placeable], &cells);
+            }
+        }
+        if !queen_in_hand {
+            self.movements(sink);
+        }
+        if sink.count() == before {
+            sink.add(Move::PASS);
+        }
+    }
+
+    /// Empty cells where `me` may place a piece.
+    pub fn placement_cells(&self, me: usize) -> CellSet {
+        let b = &self.board;
+        let mut s = CellSet::new();
+        if self.ply == 0 {
+            s.insert(ORIGIN);
+            return s;
+        }
+        if self.ply == 1 {
+            let first = b.occupied_cells()[0];
+            for d in 0..6 {
+                s.insert(nb(first, d));
+            }
+            return s;
+        }
+        let opp = 1 - me;
+        for p in (me * PER_SIDE) as Piece..((me + 1) * PER_SIDE) as Piece {
+            if !b.is_top(p) {
+                continue;
+            }
+            let c = b.cell[p as usize];
+            for d in 0..6 {
+                let n = nb(c, d);
+                if !b.occupied(n) && b.adj[opp][n as usize] == 0 {
+                    s.insert(n);
+                }
+            }
+        }
+        s
+    }
+
+    /// Bit `p` set for each top piece `p` whose cell is an articulation
+    /// point of the hive (removing it splits the hive).
+    pub fn articulation_mask(&self) -> u32 {
+        let b = &self.board;
+        let Some(start) = (0..PIECES as Piece).find(|&p| b.is_top(p)) else {
+            return 0;
+        };
+        let mut st = Tarjan { disc: [0; PIECES], low: [0; PIECES], time: 0, mask: 0 };
+        st.dfs(self, b.cell[start as usize], NOWHERE);
+        st.mask
+    }
+
+    /// Moves of pieces on the board and pillbug throws.
+    fn movements<S: Sink>(&self, sink: &mut S) {
+        let b = &self.board;
+        let me = self.side();
+        let pinned = self.articulation_mask();
+        let is_pinned = |p: Piece| pinned >> p & 1 != 0;
+        // Pillbug power: the throws, as (piece, landing cell).
+        let mut throws = [(NO_PIECE, NOWHERE); MAX_THROWS];
+        let mut n_throws = 0;
+        let base = (me * PER_SIDE) as Piece;
+        let mut users = [NOWHERE; 2];
+        if self.exp.pillbug {
+            let pb = base + Bug::Pillbug.first_index() as Piece;
+            if b.is_top(pb) && pb != self.last_moved {
+                users[0] = b.cell[pb as usize];
+            }
+            let mq = base + Bug::Mosquito.first_index() as Piece;
+            if self.exp.mosquito && b.is_top(mq) && mq != self.last_moved {
+                let c = b.cell[mq as usize];
+                if b.h(c) == 1
+                    && (0..6).any(|d| {
+                        let n = nb(c, d);
+                        b.occupied(n) && bug(b.top_at(n)) == Bug::Pillbug
+                    })
+                {
+                    users[1] = c;
+                }
+            }
+        }
+        for &s in &users {
+            if s == NOWHERE {
+                continue;
+            }
+            for d in 0..6 {
+                let n = nb(s, d);
+                if b.h(n) != 1 {
+                    continue;
+                }
+                let x = b.top_at(n);
+                if x == self.last_moved || is_pinned(x) {
+                    continue;
+                }
+                // Up onto the user (height 1) from the ground.
+                if b.h(nb(s, ccw(d))).min(b.h(nb(s, cw(d)))) > 1 {
+                    continue;
+                }
+                for e in 0..6 {
+                    let t = nb(s, e);
+                    if t == n || b.occupied(t) {
+                        continue;
+                    }
+                    // Down from the user's top (stack of 1 below) to the
+                    // ground; `n` is empty once `x` has left.
+                    let hl = if nb(s, ccw(e)) == n { 0 } else { b.h(nb(s, ccw(e))) };
+                    let hr = if nb(s, cw(e)) == n { 0 } else { b.h(nb(s, cw(e))) };
+                    if hl.min(hr) > 1 {
+                        continue;
+                    }
+                    throws[n_throws] = (x, t);
+                    n_throws += 1;
+                }
+            }
+        }
+        let throws = &throws[..n_throws];
+        for p in base..base + PER_SIDE as Piece {
+            if !b.is_top(p) || p == self.last_moved {
+                continue;
+            }
+            let from = b.cell[p as usize];
+            let mut set = CellSet::new();
+            if b.h(from) > 1 || !is_pinned(p) {
+                self.piece_moves(p, from, &mut set);
+            }
+            for &(x, t) in throws {
+                if x == p {
+                    set.insert(t);
+                }
+            }
+            if !set.is_empty() {
+                sink.add_set(p, from, &set);
+            }
+        }
+        if throws.iter().any(|&(x, _)| colour(x) != me) {
+            let opp = ((1 - me) * PER_SIDE) as Piece;
+            for x in opp..opp + PER_SIDE as Piece {
+                let mut set = CellSet::new();
+                for &(y, t) in throws {
+                    if y == x {
+                        set.insert(t);
+                    }
+                }
+                if !set.is_empty() {
+                    sink.add_set(x, b.cell[x as usize], &set);
+                }
+            }
+        }
+    }
+
+    /// Destinations of `p` (on top of its stack at `from`) by its own
+    /// movement, added to `set`.
+    pub fn piece_moves(&self, p: Piece, from: Cell, set: &mut CellSet) {
+        match bug(p) {
+            Bug::Queen | Bug::Pillbug => self.slides1(from, set),
+            Bug::Beetle => self.beetle(from, set),
+            Bug::Grasshopper => self.grasshopper(from, set),
+            Bug::Spider => self.spider(from, set),
+            Bug::Ant => self.ant(from, set),
+            Bug::Ladybug => self.ladybug(from, set),
+            Bug::Mosquito => {
+                let b = &self.board;
+                if b.h(from) > 1 {
+                    return self.beetle(from, set);
+                }
+                let mut bugs = 0u8;
+                for d in 0..6 {
+                    let n = nb(from, d);
+                    if b.occupied(n) {
+                        bugs |= bug(b.top_at(n)).bit();
+                    }
+                }
+                let has = |x: Bug| bugs & x.bit() != 0;
+                if has(Bug::Beetle) {
+                    self.beetle(from, set);
+                }
+                if has(Bug::Ant) {
+                    self.ant(from, set);
+                } else if !has(Bug::Beetle) && (has(Bug::Queen) || has(Bug::Pillbug)) {
+                    self.slides1(from, set);
+                }
+                if has(Bug::Grasshopper) {
+                    self.grasshopper(from, set);
+                }
+                if has(Bug::Spider) {
+                    self.spider(from, set);
+                }
+                if has(Bug::Ladybug) {
+                    self.ladybug(from, set);
+                }
+            }
+        }
+    }
+
+    /// Occupied, with the moving piece (alone at `o`) taken away.
+    #[inline(always)]
+    fn occ_x(&self, c: Cell, o: Cell) -> bool {
+        c != o && self.board.occupied(c)
+    }
+
+    /// Height, with the moving ground piece at `o` taken away.
+    #[inline(always)]
+    fn h_x(&self, c: Cell, o: Cell) -> u8 {
+        if c == o { 0 } else { self.board.h(c) }
+    }
+
+    /// A ground slide from `a` in direction `d`, the mover taken from `o`:
+    /// the target is empty and exactly one of the two cells beside the
+    /// step is occupied (both: a gate; neither: contact lost).
+    #[inline(always)]
+    fn slide(&self, a: Cell, d: usize, o: Cell) -> Option<Cell> {
+        let t = nb(a, d);
+        if self.occ_x(t, o) {
+            return None;
+        }
+        let l = self.occ_x(nb(a, ccw(d)), o);
+        let r = self.occ_x(nb(a, cw(d)), o);
+        if l != r { Some(t) } else { None }
+    }
+
+    /// One ground slide (queen, pillbug).
+    fn slides1(&self, o: Cell, set: &mut CellSet) {
+        for d in 0..6 {
+            if let Some(t) = self.slide(o, d, o) {
+                set.insert(t);
+            }
+        }
+    }
+
+    /// One step, sliding on the ground or climbing, moving on top and
+    /// climbing down through no gate at height.
+    fn beetle(&self, o: Cell, set: &mut CellSet) {
+        let b = &self.board;
+        let src = b.h(o) - 1;
+        for d in 0..6 {
+            let t = nb(o, d);
+            let dst = b.h(t);
+            let hl = b.h(nb(o, ccw(d)));
+            let hr = b.h(nb(o, cw(d)));
+            let ok = if src == 0 && dst == 0 { (hl > 0) != (hr > 0) } else { hl.min(hr) <= src.max(dst) };
+            if ok {
+                set.insert(t);
+            }
+        }
+    }
+
+    fn grasshopper(&self, o: Cell, set: &mut CellSet) {
+        let b = &self.board;
+        for d in 0..6 {
+            let mut t = nb(o, d);
+            if !b.occupied(t) {
+                continue;
+            }
+            while b.occupied(t) {
+                t = nb(t, d);
+            }
+            set.insert(t);
+        }
+    }
+
+    /// Exactly three slides through four distinct cells.
+    fn spider(&self, o: Cell, set: &mut CellSet) {
+        for d1 in 0..6 {
+            let Some(c1) = self.slide(o, d1, o) else { continue };
+            for d2 in 0..6 {
+                let Some(c2) = self.slide(c1, d2, o) else { continue };
+                if c2 == o {
+                    continue;
+                }
+                for d3 in 0..6 {
+                    if let Some(c3) = self.slide(c2, d3, o)
+                        && c3 != o
+                        && c3 != c1
+                    {
+                        set.insert(c3);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every cell reachable by slides.
+    fn ant(&self, o: Cell, set: &mut CellSet) {
+        let mut seen = CellSet::new();
+        seen.insert(o);
+        let mut stack = [0 as Cell; 128];
+        let mut n = 1;
+        stack[0] = o;
+        while n > 0 {
+            n -= 1;
+            let a = stack[n];
+            for d in 0..6 {
+                if let Some(t) = self.slide(a, d, o)
+                    && seen.insert(t)
+                {
+                    set.insert(t);
+                    if n < stack.len() {
+                        stack[n] = t;
+                        n += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Up onto the hive, one step on top, down to an empty cell.
+    fn ladybug(&self, o: Cell, set: &mut CellSet) {
+        // A climb or step at height from a stack of `src` (mover excluded)
+        // to one of `dst` through the cells beside it.
+        let gate_ok = |a: Cell, d: usize, src: u8, dst: u8| {
+            self.h_x(nb(a, ccw(d)), o).min(self.h_x(nb(a, cw(d)), o)) <= src.max(dst)
+        };
+        for d1 in 0..6 {
+            let c1 = nb(o, d1);
+            let h1 = self.h_x(c1, o);
+            if h1 == 0 || !gate_ok(o, d1, 0, h1) {
+                continue;
+            }
+            for d2 in 0..6 {
+                let c2 = nb(c1, d2);
+                let h2 = self.h_x(c2, o);
+                if h2 == 0 || !gate_ok(c1, d2, h1, h2) {
+                    continue;
+                }
+                for d3 in 0..6 {
+                    let c3 = nb(c2, d3);
+                    if c3 != o && self.h_x(c3, o) == 0 && gate_ok(c2, d3, h2, 0) {
+                        set.insert(c3);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// State of the articulation-point search (Tarjan's low-link), indexed
+/// by the top piece of each cell.
+struct Tarjan {
+    disc: [u8; PIECES],
+    low: [u8; PIECES],
+    time: u8,
+    mask: u32,
+}
+
+impl Tarjan {
+    fn dfs(&mut self, g: &Hive, c: Cell, parent: Cell) {
+        let b = &g.board;
+        let p = b.top_at(c) as usize;
+        self.time += 1;
+        self.disc[p] = self.time;
+        self.low[p] = self.time;
+        let mut children = 0;
+        for d in 0..6 {
+            let n = nb(c, d);
+            if !b.occupied(n) {
+                continue;
+            }
+            let q = b.top_at(n) as usize;
+            if self.disc[q] == 0 {
+                children += 1;
+                self.dfs(g, n, c);
+                self.low[p] = self.low[p].min(self.low[q]);
+                if parent != NOWHERE && self.low[q] >= self.disc[p] {
+                    self.mask |= 1 << p;
+                }
+            } else if n != parent {
+                self.low[p] = self.low[p].min(self.disc[q]);
+            }
+        }
+        if parent == NOWHERE && children > 1 {
+            self.mask |= 1 << p;
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! Bulk-counting perft: the last ply is counted, not played.
+
+use std::io::Write;
+use std::time::Instant;
+
+use clap::Parser;
+
+use super::Hive;
+use super::movegen::{CountSink, VecSink};
+use super::mv::Move;
+use super::piece::Expansions;
+
+/// The published counts from the empty board (depths 1..5).
+const REFERENCE: [(&str, [u64; 5]); 2] =
+    [("Base", [4, 96, 1_440, 21_600, 516_240]), ("Base+MLP", [7, 294, 6_678, 151_686, 5_427_108])];
+
+/// `meeple bench hive [--depth N] [GameType|GameString...]`.
+#[derive(Parser, Debug)]
+#[command(
+    name = "bench hive",
+    about = "Hive perft from the empty board of each game type (all eight by default)"
+)]
+struct BenchArgs {
+    /// Plies to count.
+    #[arg(long, short, default_value_t = 5)]
+    depth: u32,
+    /// Game types or GameStrings (default: all eight game types).
+    positions: Vec<String>,
+}
+
+/// Perft of each requested position, with time and speed; counts of the
+/// published table are checked.
+pub fn bench(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    let argv = std::iter::once("bench hive".to_string()).chain(args.iter().cloned());
+    let a = BenchArgs::try_parse_from(argv).map_err(|e| e.to_string())?;
+    let positions = if a.positions.is_empty() { Expansions::all_types() } else { a.positions };
+    let mut bad = 0;
+    for p in &positions {
+        let mut g = Hive::from_game_string(p)?;
+        // Only empty boards have published counts.
+        let key = if g.ply == 0 { g.exp.to_string() } else { String::new() };
+        let start = Instant::now();
+        let n = perft(&mut g, a.depth);
+        let t = start.elapsed().as_secs_f64();
+        let check = REFERENCE
+            .iter()
+            .find(|r| r.0 == key && (1..=5).contains(&a.depth))
+            .map(|r| if r.1[a.depth as usize - 1] == n { " ok" } else { " MISMATCH" })
+            .unwrap_or("");
+        if check == " MISMATCH" {
+            bad += 1;
+        }
+        let mnps = if t > 0.0 { n as f64 / t / 1e6 } else { 0.0 };
+        writeln!(out, "{p} perft({}) = {n} in {t:.3} s ({mnps:.1} M leaves/s){check}", a.depth)
+            .map_err(|e| e.to_string())?;
+    }
+    if bad > 0 { Err(format!("{bad} perft count(s) differ from the reference")) } else { Ok(()) }
+}
+
+/// Leaf positions after exactly `depth` plies (finished games are not
+/// extended; a forced pass is a move).
+pub fn perft(g: &mut Hive, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut bufs: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(256)).collect();
+    rec(g, depth, &mut bufs)
+}
+
+fn rec(g: &mut Hive, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
+    if depth == 1 {
+        let mut c = CountSink(0);
+        g.generate(&mut c);
+        return c.0;
+    }
+    let Some((buf, rest)) = bufs.split_first_mut() else { return 0 };
+    buf.clear();
+    g.generate(&mut VecSink(buf));
+    let mut total = 0;
+    for &m in buf.iter() {
+        g.make(m);
+        total += rec(g, depth - 1, rest);
+        g.unmake(m);
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::hive::Expansions;
+    use crate::search::perft::perft as plain_perft;
+
+    #[test]
+    fn base_matches_reference() {
+        let expected = [4, 96, 1_440, 21_600, 516_240];
+        for (d, &n) in expected.iter().enumerate() {
+            assert_eq!(perft(&mut Hive::new(Expansions::BASE), d as u32 + 1), n, "depth {}", d + 1);
+        }
+    }
+
+    #[test]
+    fn mlp_matches_reference() {
+        let expected = [7, 294, 6_678, 151_686, 5_427_108];
+        for (d, &n) in expected.iter().enumerate() {
+            assert_eq!(perft(&mut Hive::new(Expansions::ALL), d as u32 + 1), n, "depth {}", d + 1);
+        }
+    }
+
+    #[test]
+    fn bench_prints_and_checks() {
+        let mut out = Vec::new();
+        bench(&["--depth".into(), "3".into(), "Base".into(), "base+mlp".into()], &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("Base perft(3) = 1440 in"), "{text}");
+        assert!(text.contains("base+mlp perft(3) = 6678"), "{text}");
+        assert_eq!(text.matches(" ok").count(), 2, "{text}");
+        assert!(bench(&["--depth".into(), "x".into()], &mut Vec::new()).is_err());
+        assert!(bench(&["Chess".into()], &mut Vec::new()).is_err());
+    }
+
+    #[test]
+    fn bulk_equals_plain_and_restores_position() {
+        let mut g = Hive::from_game_string(
+            "Base+MLP;InProgress;White[4];wS1;bP wS1-;wQ -wS1;bQ bP-;wM \\wQ;bA1 bQ\\",
+        )
+        .unwrap();
+        let h = crate::game::Game::hash(&g);
+        assert_eq!(perft(&mut g, 3), plain_perft(&mut g, 3));
+        assert_eq!(crate::game::Game::hash(&g), h);
+    }
+}
