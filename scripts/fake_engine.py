@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""A tiny Connect Four engine speaking the meeple protocol, for the referee's tests.
+"""A tiny engine speaking the meeple protocol, for the referee's tests.
 
-It knows the rules of Connect Four (7x6 only), so it can also serve as the
-referee's arbiter. Its behaviour when asked to move is chosen by --mode:
+It knows the rules of Connect Four (7x6 only) and of a toy Mastermind (see
+MiniMastermind), so it can also serve as the referee's arbiter. Its
+behaviour when asked to move is chosen by --mode:
 
   good      plays the lowest legal column that wins at once, else a random
             legal column (seeded by --seed)
@@ -27,6 +28,8 @@ SIDES = ("Red", "Yellow")
 
 
 class Board:
+    """Connect Four, 7x6."""
+
     def __init__(self):
         self.cols = [[] for _ in range(W)]
         self.moves = []
@@ -83,6 +86,19 @@ class Board:
         parts += [str(m) for m in self.moves]
         return ";".join(parts)
 
+    def choose(self, rng, mode):
+        legal = self.legal()
+        for m in legal:
+            trial = Board()
+            for old in self.moves:
+                trial.play(str(old))
+            trial.play(str(m))
+            if trial.winner is not None:
+                return str(m)
+        if mode == "first":
+            return str(legal[0])
+        return str(rng.choice(legal))
+
     def show(self):
         rows = []
         for r in range(H - 1, -1, -1):
@@ -90,6 +106,79 @@ class Board:
                                  (self.cell(c, r) for c in range(W))))
         rows.append(" ".join(str(c + 1) for c in range(W)))
         return rows
+
+
+class MiniMastermind:
+    """A toy Mastermind in the shape the referee expects of the real one:
+    `Mastermind;InProgress;Codemaker[1];12`, sides Codebreaker (moves first:
+    a guess of PEGS digits 1..SYMBOLS) and Codemaker (answers a feedback
+    `<b>B<w>W`); the game ends on an all-black feedback (CodebreakerWins) or
+    when ROWS guesses were answered (CodemakerWins). It keeps a secret drawn
+    from the seed for `go`, but `play` accepts any feedback that some code
+    fits, as an arbiter must."""
+
+    PEGS, SYMBOLS, ROWS = 2, 3, 4
+    SIDES = ("Codebreaker", "Codemaker")
+
+    def __init__(self, rng=None):
+        self.moves = []
+        codes = [""]
+        for _ in range(self.PEGS):
+            codes = [c + str(d) for c in codes for d in range(1, self.SYMBOLS + 1)]
+        self.codes = codes
+        self.secret = rng.choice(codes) if rng else codes[0]
+
+    @staticmethod
+    def feedback(guess, code):
+        black = sum(1 for a, b in zip(guess, code) if a == b)
+        common = sum(min(guess.count(d), code.count(d)) for d in set(guess))
+        return "%dB%dW" % (black, common - black)
+
+    def possible(self, moves):
+        return [c for c in self.codes
+                if all(self.feedback(moves[i], c) == moves[i + 1] for i in range(0, len(moves) - 1, 2))]
+
+    def winner(self):
+        if len(self.moves) % 2 == 0 and self.moves:
+            if self.moves[-1] == "%dB0W" % self.PEGS:
+                return 0
+            if len(self.moves) == 2 * self.ROWS:
+                return 1
+        return None
+
+    def legal(self):
+        if self.winner() is not None:
+            return []
+        if len(self.moves) % 2 == 0:
+            return list(self.codes)
+        guess = self.moves[-1]
+        return sorted({self.feedback(guess, c) for c in self.possible(self.moves[:-1])})
+
+    def play(self, text):
+        if self.winner() is not None:
+            return "err game is over"
+        if text not in self.legal():
+            return "invalidmove illegal move: %s" % text
+        self.moves.append(text)
+        return None
+
+    def choose(self, rng, mode):
+        if len(self.moves) % 2 == 1:
+            return self.feedback(self.moves[-1], self.secret)
+        options = self.possible(self.moves)
+        return options[0] if mode == "first" else rng.choice(options)
+
+    def gamestring(self):
+        ply = len(self.moves)
+        w = self.winner()
+        state = (self.SIDES[w] + "Wins" if w is not None else
+                 "NotStarted" if ply == 0 else "InProgress")
+        return ";".join(["Mastermind", state, "%s[%d]" % (self.SIDES[ply % 2], 1 + ply // 2)]
+                        + self.moves)
+
+    def show(self):
+        return ["%s %s" % (self.moves[i], self.moves[i + 1] if i + 1 < len(self.moves) else "")
+                for i in range(0, len(self.moves), 2)] or ["(no guess yet)"]
 
 
 def main():
@@ -109,19 +198,6 @@ def main():
         sys.stdout.write("ok\n")
         sys.stdout.flush()
 
-    def choose():
-        legal = board.legal()
-        for m in legal:
-            trial = Board()
-            for old in board.moves:
-                trial.play(str(old))
-            trial.play(str(m))
-            if trial.winner is not None:
-                return str(m)
-        if args.mode == "first":
-            return str(legal[0])
-        return str(rng.choice(legal))
-
     def search_reply(uhp_form):
         if board is None:
             return out("err no game in progress")
@@ -135,7 +211,7 @@ def main():
         if args.mode == "slow":
             time.sleep(args.delay)
         illegal = args.mode == "illegal" or (args.mode == "flaky" and rng.random() < args.p)
-        move = "8" if illegal else choose()
+        move = "8" if illegal else board.choose(rng, args.mode)
         if uhp_form:
             out(move)
         else:
@@ -158,10 +234,13 @@ def main():
             if cmd == "position":
                 rest = rest.replace("startpos", "Connect4")
             fields = rest.split(" moves ")[0].split(";") if rest else ["Connect4"]
-            if fields[0].lower() != "connect4":
+            if fields[0].lower() == "connect4":
+                new = Board()
+            elif fields[0].lower() == "mastermind":
+                new = MiniMastermind(rng)
+            else:
                 out("err unknown game type " + fields[0])
                 continue
-            new = Board()
             moves = fields[3:]
             if " moves " in rest:
                 tail = rest.split(" moves ", 1)[1].strip()

@@ -285,7 +285,10 @@ class Process:
             self.proc = subprocess.Popen(
                 args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=stderr if stderr is not None else subprocess.DEVNULL,
-                cwd=cwd, text=True, bufsize=1, encoding="utf-8", errors="replace")
+                cwd=cwd, text=True, bufsize=1, encoding="utf-8", errors="replace",
+                # Own session: a Ctrl-C at the terminal reaches the referee
+                # only (meeple exits on a second SIGINT within two seconds).
+                start_new_session=True)
         except OSError as e:
             raise SeatFailure("crash", "cannot start %s (%s): %s" % (label, cmd, e))
         self.lines = queue.Queue()

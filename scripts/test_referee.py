@@ -281,6 +281,39 @@ class Matches(Tmp):
         self.assertIn("nothing to resume", out)
 
 
+class Mastermind(Tmp):
+    """The seed's match, against the toy Mastermind of fake_engine.py (the
+    real engine's Mastermind GameString is assumed to have the same shape)."""
+
+    def test_rounds_swap_roles_and_score(self):
+        rc, out = self.referee("--game", "Mastermind", "--engine", "name=A", "cmd=" + fake("--seed", "1"),
+                               "--engine", "name=B", "cmd=" + fake("--seed", "2"),
+                               "--rounds", "4", "--st", "0.5")
+        self.assertEqual(rc, 0, out)
+        rows = self.games()
+        self.assertEqual([r[1] for r in rows], ["A", "B", "A", "B"])  # codebreaker
+        conn = sqlite3.connect(self.db)
+        totals = {"A": 0, "B": 0}
+        for r in rows:
+            final = referee.GameString(conn.execute(
+                "SELECT final FROM games WHERE game_index = ?", (r[0],)).fetchone()[0])
+            guesses = (len(final.moves) + 1) // 2
+            broken = final.state == "CodebreakerWins"
+            self.assertEqual(r[4], "rules")
+            self.assertEqual(r[7], 0)  # the codebreaker scores nothing
+            self.assertEqual(r[8], guesses + (0 if broken else 1))
+            totals[r[2]] += r[8]
+        self.assertIn("Points: A %d, B %d" % (totals["A"], totals["B"]), out)
+        rc, out = self.referee("leaderboard", "--db", self.db)
+        self.assertIn("points", out)
+
+    def test_odd_number_of_rounds_is_refused(self):
+        rc, out = self.referee("--game", "Mastermind", "--engine", "cmd=" + fake(),
+                               "--engine", "cmd=" + fake(), "--rounds", "3")
+        self.assertNotEqual(rc, 0)
+        self.assertIn("even number of rounds", out)
+
+
 class People(Tmp):
     def test_human_on_terminal(self):
         rc, out = self.referee("--engine", "human", "name=me",
