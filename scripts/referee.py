@@ -755,10 +755,13 @@ def play_game(arbiter, seats, first_seat, opening, settings):
         except SeatFailure as e:
             failure, loser = e, i
             break
-    opening_plies = len(gs.moves)
+    # Plies are counted here rather than read from the GameString, which may
+    # carry extra fields after the moves once the game is over (Mastermind's
+    # secret).
+    opening_plies = ply = len(gs.moves)
     last_move = None
     while failure is None and not gs.finished:
-        if settings.max_plies and len(gs.moves) - opening_plies >= settings.max_plies:
+        if settings.max_plies and ply - opening_plies >= settings.max_plies:
             break
         me = seat_of(gs.turn_side)
         seat = seats[me]
@@ -778,8 +781,8 @@ def play_game(arbiter, seats, first_seat, opening, settings):
                 record["moves"].append({"side": gs.turn_side, "player": seat.name, "move": move,
                                         "ms": int(round(used * 1000)), "illegal": True})
                 break
-        ply = len(gs.moves)
         canonical = new_gs.moves[ply] if len(new_gs.moves) > ply else move
+        ply += 1
         record["moves"].append({"side": gs.turn_side, "player": seat.name, "move": canonical,
                                 "ms": int(round(used * 1000))})
         if clocks[me][0] or clocks[me][1]:
@@ -809,14 +812,14 @@ def play_game(arbiter, seats, first_seat, opening, settings):
         record["winner"] = None
         record["reason"] = "maxplies"
         record["detail"] = "adjudicated a draw after %d plies" % settings.max_plies
-    record["plies"] = len(gs.moves)
+    record["plies"] = ply
     if any(s.is_person for s in seats):
         board = arbiter.show()
         for s in seats:
             if s.is_person:
                 s.game_over("\n%s\nFinal: %s" % (board, gs.text))
     if is_mastermind(gs.game_type):
-        record["points"] = mastermind_points(record, first_seat, len(gs.moves), gs)
+        record["points"] = mastermind_points(record, first_seat, ply, gs)
     record["finished"] = now_text()
     return record
 
@@ -1128,10 +1131,13 @@ class Match:
                             self.stop_reason = ("engine %s %s; use --recover to restart it"
                                                 % (seat.name, record["reason"]))
                             self.stop.set()
-        except RefereeError as e:
+        except Exception as e:  # noqa: BLE001 - any failure stops the match cleanly
+            if not isinstance(e, RefereeError):
+                import traceback
+                traceback.print_exc()
             with self.lock:
                 self.error = str(e)
-                self.stop_reason = str(e)
+                self.stop_reason = "referee error: %s" % e
             self.say("referee error: %s" % e)
             self.stop.set()
         finally:
