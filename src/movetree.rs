@@ -1,1 +1,200 @@
-//! The move tree.
+//! The move tree (the framework seed's "Albero delle Mosse"): the legal
+//! moves, each split by its game into a sequence of actions, arranged as
+//! the tree of *decisional prefixes* a GUI walks to let a person enter a
+//! move one decision at a time.
+//!
+//! A prefix is decisional if it is a whole legal move, or if at least two
+//! legal moves continue it with different next actions. The root is the
+//! shortest decisional prefix; the children of a node are the nearest
+//! decisional prefixes below it. Each node carries its sub-move (its actions
+//! beyond its parent's) and whether it is final.
+
+use serde::Serialize;
+
+/// One node of the tree.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveNode {
+    /// The actions beyond the parent's prefix (for the root: from the
+    /// empty prefix).
+    pub actions: Vec<String>,
+    /// True if the prefix is a whole legal move.
+    #[serde(rename = "final")]
+    pub is_final: bool,
+    /// The move's text, on final nodes.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub mv: Option<String>,
+    pub children: Vec<MoveNode>,
+}
+
+struct Item<'a> {
+    text: &'a str,
+    actions: &'a [String],
+}
+
+/// Builds the tree of `moves`: pairs of (move text, its actions).
+pub fn build(moves: &[(String, Vec<String>)]) -> MoveNode {
+    let items: Vec<Item> = moves.iter().map(|(t, a)| Item { text: t, actions: a }).collect();
+    build_node(&items, 0)
+}
+
+fn build_node(items: &[Item], start: usize) -> MoveNode {
+    let mut d = start;
+    let (is_final, mv) = loop {
+        let fin = items.iter().find(|it| it.actions.len() == d);
+        let mut next = items.iter().filter(|it| it.actions.len() > d).map(|it| &it.actions[d]);
+        let first = next.next();
+        let single = first.is_some() && next.all(|a| Some(a) == first);
+        if fin.is_some() || !single {
+            break (fin.is_some(), fin.map(|it| it.text.to_string()));
+        }
+        d += 1;
+    };
+    let actions = items.first().map(|it| it.actions[start..d].to_vec()).unwrap_or_default();
+    // Group the continuations by their next action, in first-seen order.
+    let mut groups: Vec<(&String, Vec<Item>)> = Vec::new();
+    for it in items.iter().filter(|it| it.actions.len() > d) {
+        let a = &it.actions[d];
+        let item = Item { text: it.text, actions: it.actions };
+        match groups.iter_mut().find(|(k, _)| *k == a) {
+            Some((_, g)) => g.push(item),
+            None => groups.push((a, vec![item])),
+        }
+    }
+    let children = groups.iter().map(|(_, g)| build_node(g, d)).collect();
+    MoveNode { actions, is_final, mv, children }
+}
+
+impl MoveNode {
+    /// Indented text: one node per line, two spaces per level, `*` on final
+    /// nodes; the root is written `root`.
+    pub fn to_text(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut first = String::from("root");
+        for a in &self.actions {
+            first.push(' ');
+            first.push_str(a);
+        }
+        if self.is_final {
+            first.push_str(" *");
+        }
+        out.push(first);
+        for c in &self.children {
+            c.write_text(1, &mut out);
+        }
+        out
+    }
+
+    fn write_text(&self, level: usize, out: &mut Vec<String>) {
+        let mut line = "  ".repeat(level);
+        line.push_str(&self.actions.join(" "));
+        if self.is_final {
+            line.push_str(" *");
+        }
+        out.push(line);
+        for c in &self.children {
+            c.write_text(level + 1, out);
+        }
+    }
+
+    /// One line of JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("tree serializes")
+    }
+
+    /// The moves of all final nodes, depth first.
+    pub fn final_moves(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        self.collect_final(&mut v);
+        v
+    }
+
+    fn collect_final(&self, v: &mut Vec<String>) {
+        if let Some(m) = &self.mv {
+            v.push(m.clone());
+        }
+        for c in &self.children {
+            c.collect_final(v);
+        }
+    }
+
+    /// True if every leaf is final (a leaf is always a whole move).
+    pub fn leaves_are_final(&self) -> bool {
+        if self.children.is_empty() {
+            self.is_final
+        } else {
+            self.children.iter().all(|c| c.leaves_are_final())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(acts: &[&str]) -> (String, Vec<String>) {
+        (acts.join(""), acts.iter().map(|s| s.to_string()).collect())
+    }
+
+    #[test]
+    fn single_action_moves_are_children_of_an_empty_root() {
+        let t = build(&[mv(&["1"]), mv(&["2"]), mv(&["3"])]);
+        assert!(t.actions.is_empty() && !t.is_final);
+        assert_eq!(t.children.len(), 3);
+        assert!(t.children.iter().all(|c| c.is_final && c.children.is_empty()));
+        assert_eq!(t.to_text(), vec!["root", "  1 *", "  2 *", "  3 *"]);
+    }
+
+    #[test]
+    fn shared_prefix_with_single_continuation_collapses() {
+        // Every move starts with piece wQ: the root is the prefix [wQ].
+        let t = build(&[mv(&["wQ", "a"]), mv(&["wQ", "b"])]);
+        assert_eq!(t.actions, vec!["wQ"]);
+        assert_eq!(t.children.len(), 2);
+        // A chain of single continuations becomes one node.
+        let t = build(&[mv(&["A", "x", "1"]), mv(&["B", "y", "2"]), mv(&["B", "y", "3"])]);
+        assert!(t.actions.is_empty());
+        assert_eq!(t.children[0].actions, vec!["A", "x", "1"]);
+        assert!(t.children[0].is_final);
+        assert_eq!(t.children[1].actions, vec!["B", "y"]);
+        assert!(!t.children[1].is_final);
+        assert_eq!(t.children[1].children.len(), 2);
+        assert_eq!(t.children[1].children[1].actions, vec!["3"]);
+    }
+
+    #[test]
+    fn final_node_with_children() {
+        // "a" is a whole move and also a prefix of "a b".
+        let t = build(&[mv(&["a"]), mv(&["a", "b"]), mv(&["c"])]);
+        let a = &t.children[0];
+        assert_eq!(a.actions, vec!["a"]);
+        assert!(a.is_final);
+        assert_eq!(a.children.len(), 1);
+        assert_eq!(a.children[0].actions, vec!["b"]);
+        assert_eq!(t.final_moves(), vec!["a", "ab", "c"]);
+        assert_eq!(t.to_text(), vec!["root", "  a *", "    b *", "  c *"]);
+    }
+
+    #[test]
+    fn single_move_is_the_root() {
+        let t = build(&[mv(&["pass"])]);
+        assert_eq!(t.actions, vec!["pass"]);
+        assert!(t.is_final);
+        assert!(t.children.is_empty());
+        assert_eq!(t.to_text(), vec!["root pass *"]);
+    }
+
+    #[test]
+    fn no_moves() {
+        let t = build(&[]);
+        assert!(t.actions.is_empty() && !t.is_final && t.children.is_empty());
+    }
+
+    #[test]
+    fn json() {
+        let t = build(&[mv(&["1"]), mv(&["2"])]);
+        assert_eq!(
+            t.to_json(),
+            r#"{"actions":[],"final":false,"children":[{"actions":["1"],"final":true,"move":"1","children":[]},{"actions":["2"],"final":true,"move":"2","children":[]}]}"#
+        );
+    }
+}

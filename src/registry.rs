@@ -89,6 +89,10 @@ pub fn new_game(game_type: &str) -> Result<Box<dyn AnyGame>, String> {
 pub trait AnyGame: Send {
     fn family(&self) -> Family;
     fn game_type(&self) -> String;
+    /// Names of the two sides, first mover first.
+    fn side_names(&self) -> [&'static str; 2];
+    /// The side to move (0 = the first mover).
+    fn side_to_move(&self) -> usize;
     /// `GameType;GameState;Turn[;move...]`.
     fn game_string(&self) -> String;
     fn is_over(&self) -> bool;
@@ -168,6 +172,12 @@ impl<G: Game> AnyGame for Match<G> {
     }
     fn game_type(&self) -> String {
         self.pos.game_type()
+    }
+    fn side_names(&self) -> [&'static str; 2] {
+        self.pos.side_names()
+    }
+    fn side_to_move(&self) -> usize {
+        self.pos.side_to_move()
     }
     fn game_string(&self) -> String {
         let mut s =

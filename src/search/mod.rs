@@ -97,7 +97,7 @@ impl fmt::Display for Report {
         }
         write!(f, " nodes {} nps {nps} time {ms}", self.nodes)?;
         if !self.pv.is_empty() {
-            write!(f, " pv {}", self.pv.join(" "))?;
+            write!(f, " pv {}", self.pv.join(";"))?;
         }
         Ok(())
     }

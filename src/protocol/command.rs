@@ -1,0 +1,467 @@
+//! Parsing of one protocol line into a [`Command`], with nom.
+//!
+//! Keywords are case-insensitive and end at a word boundary; values that
+//! may contain spaces (moves, GameStrings, option values) are taken as the
+//! rest of the line.
+
+use std::fmt;
+use std::time::Duration;
+
+use nom::branch::alt;
+use nom::bytes::complete::take_while1;
+use nom::character::complete::{digit1, space0, space1};
+use nom::combinator::{all_consuming, map_res, opt, rest, verify};
+use nom::multi::many0;
+use nom::sequence::preceded;
+use nom::{IResult, Parser};
+
+/// Limits given to `go`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoParams {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<u64>,
+    pub wtime: Option<u64>,
+    pub btime: Option<u64>,
+    pub winc: Option<u64>,
+    pub binc: Option<u64>,
+    pub infinite: bool,
+}
+
+/// Limit of UHP's `bestmove`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BestMoveLimit {
+    None,
+    Depth(u32),
+    Time(Duration),
+}
+
+/// What `position` starts from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionBase {
+    StartPos,
+    /// A GameType or a GameString.
+    Game(String),
+}
+
+/// One parsed command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Info,
+    Help,
+    NewGame(Option<String>),
+    Position { base: PositionBase, moves: Option<String> },
+    Play(String),
+    Pass,
+    Undo(usize),
+    ValidMoves,
+    BestMove(BestMoveLimit),
+    Go(GoParams),
+    Stop,
+    IsReady,
+    Analyze(String),
+    SetOption { name: String, value: Option<String> },
+    Options,
+    OptionsGet(String),
+    OptionsSet { name: String, value: String },
+    MoveTree { json: bool },
+    Show,
+    Save(String),
+    Load(String),
+    Saves,
+    Quit,
+}
+
+impl Command {
+    /// True for commands that only read the engine's state (allowed during a
+    /// search).
+    pub fn is_read_only(&self) -> bool {
+        matches!(
+            self,
+            Command::Info
+                | Command::Help
+                | Command::Options
+                | Command::OptionsGet(_)
+                | Command::ValidMoves
+                | Command::Show
+                | Command::MoveTree { .. }
+                | Command::Saves
+                | Command::IsReady
+        )
+    }
+}
+
+/// Why a line is not a valid command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    Unknown(String),
+    BadArgs { command: &'static str, usage: &'static str },
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::Unknown(w) => write!(f, "unknown command '{w}' (try help)"),
+            ParseError::BadArgs { command, usage } => write!(f, "bad arguments to {command}; usage: {usage}"),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+type Res<'a, T> = IResult<&'a str, T>;
+
+fn is_word_char(c: char) -> bool {
+    !c.is_whitespace()
+}
+
+/// A case-insensitive keyword ending at a word boundary.
+fn keyword<'a>(
+    kw: &'static str,
+) -> impl Parser<&'a str, Output = &'a str, Error = nom::error::Error<&'a str>> {
+    verify(take_while1(is_word_char), move |w: &str| w.eq_ignore_ascii_case(kw))
+}
+
+fn number<T: std::str::FromStr>(i: &str) -> Res<'_, T> {
+    map_res(digit1, |d: &str| d.parse::<T>()).parse(i)
+}
+
+/// The rest of the line after at least one space, trimmed; `None` if empty.
+fn tail(i: &str) -> Res<'_, Option<String>> {
+    let (i, r) = opt(preceded(space1, rest)).parse(i)?;
+    let r = r.map(|s: &str| s.trim().to_string()).filter(|s| !s.is_empty());
+    Ok((i, r))
+}
+
+fn go_params(i: &str) -> Res<'_, GoParams> {
+    enum P {
+        Depth(u32),
+        Nodes(u64),
+        MoveTime(u64),
+        WTime(u64),
+        BTime(u64),
+        WInc(u64),
+        BInc(u64),
+        Infinite,
+    }
+    let item = preceded(
+        space1,
+        alt((
+            preceded((keyword("depth"), space1), number::<u32>).map(P::Depth),
+            preceded((keyword("nodes"), space1), number::<u64>).map(P::Nodes),
+            preceded((keyword("movetime"), space1), number::<u64>).map(P::MoveTime),
+            preceded((keyword("wtime"), space1), number::<u64>).map(P::WTime),
+            preceded((keyword("btime"), space1), number::<u64>).map(P::BTime),
+            preceded((keyword("winc"), space1), number::<u64>).map(P::WInc),
+            preceded((keyword("binc"), space1), number::<u64>).map(P::BInc),
+            keyword("infinite").map(|_| P::Infinite),
+        )),
+    );
+    let (i, items) = many0(item).parse(i)?;
+    let mut g = GoParams::default();
+    for p in items {
+        match p {
+            P::Depth(v) => g.depth = Some(v),
+            P::Nodes(v) => g.nodes = Some(v),
+            P::MoveTime(v) => g.movetime = Some(v),
+            P::WTime(v) => g.wtime = Some(v),
+            P::BTime(v) => g.btime = Some(v),
+            P::WInc(v) => g.winc = Some(v),
+            P::BInc(v) => g.binc = Some(v),
+            P::Infinite => g.infinite = true,
+        }
+    }
+    Ok((i, g))
+}
+
+/// `hh:mm:ss` (UHP's `bestmove time`).
+fn hms(i: &str) -> Res<'_, Duration> {
+    let (i, (h, _, m, _, s)) = (
+        number::<u64>,
+        nom::character::complete::char(':'),
+        number::<u64>,
+        nom::character::complete::char(':'),
+        number::<u64>,
+    )
+        .parse(i)?;
+    if m >= 60 || s >= 60 {
+        return Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Verify)));
+    }
+    Ok((i, Duration::from_secs(h * 3600 + m * 60 + s)))
+}
+
+fn bestmove_limit(i: &str) -> Res<'_, BestMoveLimit> {
+    alt((
+        preceded((space1, keyword("depth"), space1), number::<u32>).map(BestMoveLimit::Depth),
+        preceded((space1, keyword("time"), space1), hms).map(BestMoveLimit::Time),
+        space0.map(|_| BestMoveLimit::None),
+    ))
+    .parse(i)
+}
+
+/// Splits `s` at the first whitespace-delimited token equal to `word`
+/// (case-insensitive): the trimmed text before it and after it.
+fn split_at_word<'a>(s: &'a str, word: &str) -> Option<(&'a str, &'a str)> {
+    let mut start = None;
+    for (i, c) in s.char_indices().chain(std::iter::once((s.len(), ' '))) {
+        match (c.is_whitespace(), start) {
+            (false, None) => start = Some(i),
+            (true, Some(st)) => {
+                if s[st..i].eq_ignore_ascii_case(word) {
+                    return Some((s[..st].trim(), s[i..].trim()));
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `setoption name <Name with spaces> [value <Value>]`.
+fn setoption(i: &str) -> Option<(String, Option<String>)> {
+    let (i, _) = (space1::<&str, nom::error::Error<&str>>, keyword("name"), space1).parse(i).ok()?;
+    let (name, value) = match split_at_word(i, "value") {
+        Some((n, v)) => (n, Some(v.to_string()).filter(|v| !v.is_empty())),
+        None => (i.trim(), None),
+    };
+    if name.is_empty() {
+        return None;
+    }
+    Some((name.split_whitespace().collect::<Vec<_>>().join(" "), value))
+}
+
+fn usage(command: &'static str, usage: &'static str) -> ParseError {
+    ParseError::BadArgs { command, usage }
+}
+
+/// Parses one line (already trimmed, non-empty, not a comment).
+pub fn parse_command(line: &str) -> Result<Command, ParseError> {
+    let line = line.trim();
+    let (args, word) = take_while1::<_, &str, nom::error::Error<&str>>(is_word_char)
+        .parse(line)
+        .map_err(|_| ParseError::Unknown(String::new()))?;
+    let w = word.to_ascii_lowercase();
+    let no_args = |c: Command, name: &'static str| {
+        if args.trim().is_empty() { Ok(c) } else { Err(usage(name, name)) }
+    };
+    match w.as_str() {
+        "info" => no_args(Command::Info, "info"),
+        "help" => no_args(Command::Help, "help"),
+        "newgame" => Ok(Command::NewGame(tail(args).map(|r| r.1).unwrap_or(None))),
+        "position" => parse_position(args),
+        "play" => match tail(args).map(|r| r.1).unwrap_or(None) {
+            Some(m) => Ok(Command::Play(m)),
+            None => Err(usage("play", "play <move>")),
+        },
+        "pass" => no_args(Command::Pass, "pass"),
+        "undo" => {
+            let r: Res<'_, Option<usize>> = all_consuming((opt(preceded(space1, number::<usize>)), space0))
+                .map(|(n, _)| n)
+                .parse(args);
+            match r {
+                Ok((_, n)) => Ok(Command::Undo(n.unwrap_or(1))),
+                Err(_) => Err(usage("undo", "undo [N]")),
+            }
+        }
+        "validmoves" => no_args(Command::ValidMoves, "validmoves"),
+        "bestmove" => all_consuming((bestmove_limit, space0))
+            .parse(args)
+            .map(|(_, (l, _))| Command::BestMove(l))
+            .map_err(|_| usage("bestmove", "bestmove [depth N | time hh:mm:ss]")),
+        "go" => all_consuming((go_params, space0)).parse(args).map(|(_, (g, _))| Command::Go(g)).map_err(|_| {
+            usage(
+                "go",
+                "go [depth N] [movetime MS] [nodes N] [wtime MS] [btime MS] [winc MS] [binc MS] [infinite]",
+            )
+        }),
+        "stop" => no_args(Command::Stop, "stop"),
+        "isready" => no_args(Command::IsReady, "isready"),
+        "analyze" => Ok(Command::Analyze(args.trim().to_string())),
+        "setoption" => setoption(args)
+            .map(|(name, value)| Command::SetOption { name, value })
+            .ok_or_else(|| usage("setoption", "setoption name <Name> [value <Value>]")),
+        "options" => parse_options(args),
+        "movetree" => match args.trim().to_ascii_lowercase().as_str() {
+            "" => Ok(Command::MoveTree { json: false }),
+            "json" => Ok(Command::MoveTree { json: true }),
+            _ => Err(usage("movetree", "movetree [json]")),
+        },
+        "show" => no_args(Command::Show, "show"),
+        "save" => one_word(args).map(Command::Save).ok_or_else(|| usage("save", "save <name>")),
+        "load" => one_word(args).map(Command::Load).ok_or_else(|| usage("load", "load <name>")),
+        "saves" => no_args(Command::Saves, "saves"),
+        "quit" | "exit" => Ok(Command::Quit),
+        _ => Err(ParseError::Unknown(word.chars().take(64).collect())),
+    }
+}
+
+fn one_word(args: &str) -> Option<String> {
+    let mut it = args.split_whitespace();
+    let w = it.next()?;
+    if it.next().is_some() { None } else { Some(w.to_string()) }
+}
+
+fn parse_position(args: &str) -> Result<Command, ParseError> {
+    let bad = || usage("position", "position <startpos | GameType | GameString> [moves <list>]");
+    let (base_part, moves) = match split_at_word(args, "moves") {
+        Some((b, m)) => (b, Some(m.to_string())),
+        None => (args.trim(), None),
+    };
+    if base_part.is_empty() {
+        return Err(bad());
+    }
+    let base = if base_part.eq_ignore_ascii_case("startpos") {
+        PositionBase::StartPos
+    } else {
+        PositionBase::Game(base_part.to_string())
+    };
+    Ok(Command::Position { base, moves })
+}
+
+fn parse_options(args: &str) -> Result<Command, ParseError> {
+    let bad = || usage("options", "options | options get <Name> | options set <Name> <Value>");
+    let a = args.trim();
+    if a.is_empty() {
+        return Ok(Command::Options);
+    }
+    let r: Res<'_, (&str, &str, Option<String>)> =
+        (alt((keyword("get"), keyword("set"))), preceded(space1, take_while1(is_word_char)), tail).parse(a);
+    let (_, (kw, name, value)) = r.map_err(|_| bad())?;
+    match (kw.eq_ignore_ascii_case("get"), value) {
+        (true, None) => Ok(Command::OptionsGet(name.to_string())),
+        (false, Some(v)) => Ok(Command::OptionsSet { name: name.to_string(), value: v }),
+        _ => Err(bad()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn simple_commands() {
+        assert_eq!(parse_command("INFO"), Ok(Command::Info));
+        assert_eq!(parse_command("isready"), Ok(Command::IsReady));
+        assert_eq!(parse_command("exit"), Ok(Command::Quit));
+        assert!(matches!(parse_command("infox"), Err(ParseError::Unknown(_))));
+        assert!(matches!(parse_command("info x"), Err(ParseError::BadArgs { .. })));
+    }
+
+    #[test]
+    fn newgame_and_play() {
+        assert_eq!(parse_command("newgame"), Ok(Command::NewGame(None)));
+        assert_eq!(
+            parse_command("newgame  Base;InProgress;White[2];wS1;bS1 wS1-"),
+            Ok(Command::NewGame(Some("Base;InProgress;White[2];wS1;bS1 wS1-".into())))
+        );
+        assert_eq!(parse_command("play  bG1   -wS1"), Ok(Command::Play("bG1   -wS1".into())));
+        assert!(parse_command("play").is_err());
+        assert_eq!(parse_command("PASS"), Ok(Command::Pass));
+    }
+
+    #[test]
+    fn undo() {
+        assert_eq!(parse_command("undo"), Ok(Command::Undo(1)));
+        assert_eq!(parse_command("undo 3"), Ok(Command::Undo(3)));
+        assert_eq!(parse_command("undo 0"), Ok(Command::Undo(0)));
+        assert!(parse_command("undo -1").is_err());
+        assert!(parse_command("undo x").is_err());
+        assert!(parse_command("undo 99999999999999999999999").is_err());
+    }
+
+    #[test]
+    fn go() {
+        assert_eq!(parse_command("go"), Ok(Command::Go(GoParams::default())));
+        assert_eq!(
+            parse_command("go depth 5 movetime 200"),
+            Ok(Command::Go(GoParams { depth: Some(5), movetime: Some(200), ..Default::default() }))
+        );
+        assert_eq!(
+            parse_command("GO wtime 1000 btime 900 winc 10 binc 20 nodes 7"),
+            Ok(Command::Go(GoParams {
+                wtime: Some(1000),
+                btime: Some(900),
+                winc: Some(10),
+                binc: Some(20),
+                nodes: Some(7),
+                ..Default::default()
+            }))
+        );
+        assert_eq!(
+            parse_command("go infinite"),
+            Ok(Command::Go(GoParams { infinite: true, ..Default::default() }))
+        );
+        assert!(parse_command("go depth").is_err());
+        assert!(parse_command("go depthx 4").is_err());
+        assert!(parse_command("go fast").is_err());
+    }
+
+    #[test]
+    fn bestmove() {
+        assert_eq!(parse_command("bestmove"), Ok(Command::BestMove(BestMoveLimit::None)));
+        assert_eq!(parse_command("bestmove depth 2"), Ok(Command::BestMove(BestMoveLimit::Depth(2))));
+        assert_eq!(
+            parse_command("bestmove time 00:01:05"),
+            Ok(Command::BestMove(BestMoveLimit::Time(Duration::from_secs(65))))
+        );
+        assert!(parse_command("bestmove time 1:99:00").is_err());
+        assert!(parse_command("bestmove depth").is_err());
+    }
+
+    #[test]
+    fn setoption_and_options() {
+        assert_eq!(
+            parse_command("setoption name Hash value 128"),
+            Ok(Command::SetOption { name: "Hash".into(), value: Some("128".into()) })
+        );
+        assert_eq!(
+            parse_command("setoption NAME Some Name VALUE a b"),
+            Ok(Command::SetOption { name: "Some Name".into(), value: Some("a b".into()) })
+        );
+        assert_eq!(
+            parse_command("setoption name Clear"),
+            Ok(Command::SetOption { name: "Clear".into(), value: None })
+        );
+        assert!(parse_command("setoption Hash 1").is_err());
+        assert_eq!(parse_command("options"), Ok(Command::Options));
+        assert_eq!(parse_command("options get Hash"), Ok(Command::OptionsGet("Hash".into())));
+        assert_eq!(
+            parse_command("options set Strategy random"),
+            Ok(Command::OptionsSet { name: "Strategy".into(), value: "random".into() })
+        );
+        assert!(parse_command("options set Strategy").is_err());
+        assert!(parse_command("options get").is_err());
+        assert!(parse_command("options frob x").is_err());
+    }
+
+    #[test]
+    fn position() {
+        assert_eq!(
+            parse_command("position startpos moves 4 4 5"),
+            Ok(Command::Position { base: PositionBase::StartPos, moves: Some("4 4 5".into()) })
+        );
+        assert_eq!(
+            parse_command("position Connect4+5x4"),
+            Ok(Command::Position { base: PositionBase::Game("Connect4+5x4".into()), moves: None })
+        );
+        assert_eq!(
+            parse_command("position Base MOVES wS1;bG1 -wS1"),
+            Ok(Command::Position {
+                base: PositionBase::Game("Base".into()),
+                moves: Some("wS1;bG1 -wS1".into())
+            })
+        );
+        assert!(parse_command("position").is_err());
+        assert!(parse_command("position moves 4").is_err());
+    }
+
+    #[test]
+    fn misc() {
+        assert_eq!(parse_command("movetree json"), Ok(Command::MoveTree { json: true }));
+        assert!(parse_command("movetree xml").is_err());
+        assert_eq!(parse_command("save game-1"), Ok(Command::Save("game-1".into())));
+        assert!(parse_command("save a b").is_err());
+        assert_eq!(parse_command("analyze"), Ok(Command::Analyze(String::new())));
+    }
+}
