@@ -20,6 +20,7 @@ like a Universal Hive Protocol engine.
 
 import argparse
 import random
+import re
 import sys
 import time
 
@@ -109,24 +110,24 @@ class Board:
 
 
 class MiniMastermind:
-    """A toy Mastermind in the shape the referee expects of the real one:
-    `Mastermind;InProgress;Codemaker[1];12`, sides Codebreaker (moves first:
-    a guess of PEGS digits 1..SYMBOLS) and Codemaker (answers a feedback
-    `<b>B<w>W`); the game ends on an all-black feedback (CodebreakerWins) or
-    when ROWS guesses were answered (CodemakerWins). It keeps a secret drawn
-    from the seed for `go`, but `play` accepts any feedback that some code
-    fits, as an arbiter must."""
+    """A toy Mastermind shaped like meeple's (src/games/mastermind): sides
+    Breaker (moves first: a guess of PEGS digits 1..SYMBOLS) and Maker
+    (answers a feedback `<b>B<w>W`); `BreakerWins` on an all-black feedback,
+    `MakerWins` when ROWS guesses were answered. With a secret (option
+    Codemaker=random, the default) the only legal feedback is the true one;
+    with Codemaker=none any feedback some code fits is legal. A finished
+    game's GameString ends with `Secret=<code>` when the secret is known."""
 
     PEGS, SYMBOLS, ROWS = 2, 3, 4
-    SIDES = ("Codebreaker", "Codemaker")
+    SIDES = ("Breaker", "Maker")
 
-    def __init__(self, rng=None):
+    def __init__(self, rng, with_secret):
         self.moves = []
         codes = [""]
         for _ in range(self.PEGS):
             codes = [c + str(d) for c in codes for d in range(1, self.SYMBOLS + 1)]
         self.codes = codes
-        self.secret = rng.choice(codes) if rng else codes[0]
+        self.secret = rng.choice(codes) if with_secret else None
 
     @staticmethod
     def feedback(guess, code):
@@ -152,6 +153,8 @@ class MiniMastermind:
         if len(self.moves) % 2 == 0:
             return list(self.codes)
         guess = self.moves[-1]
+        if self.secret:
+            return [self.feedback(guess, self.secret)]
         return sorted({self.feedback(guess, c) for c in self.possible(self.moves[:-1])})
 
     def play(self, text):
@@ -164,7 +167,7 @@ class MiniMastermind:
 
     def choose(self, rng, mode):
         if len(self.moves) % 2 == 1:
-            return self.feedback(self.moves[-1], self.secret)
+            return self.legal()[0] if self.secret else rng.choice(self.legal())
         options = self.possible(self.moves)
         return options[0] if mode == "first" else rng.choice(options)
 
@@ -173,8 +176,10 @@ class MiniMastermind:
         w = self.winner()
         state = (self.SIDES[w] + "Wins" if w is not None else
                  "NotStarted" if ply == 0 else "InProgress")
-        return ";".join(["Mastermind", state, "%s[%d]" % (self.SIDES[ply % 2], 1 + ply // 2)]
-                        + self.moves)
+        parts = ["Mastermind", state, "%s[%d]" % (self.SIDES[ply % 2], 1 + ply // 2)] + self.moves
+        if w is not None and self.secret:
+            parts.append("Secret=" + self.secret)
+        return ";".join(parts)
 
     def show(self):
         return ["%s %s" % (self.moves[i], self.moves[i + 1] if i + 1 < len(self.moves) else "")
@@ -191,6 +196,7 @@ def main():
     args = ap.parse_args()
     rng = random.Random(args.seed)
     board = None
+    codemaker = "random"
 
     def out(*lines):
         for line in lines:
@@ -233,11 +239,12 @@ def main():
         elif cmd in ("newgame", "position"):
             if cmd == "position":
                 rest = rest.replace("startpos", "Connect4")
-            fields = rest.split(" moves ")[0].split(";") if rest else ["Connect4"]
+            fields = [f for f in (rest.split(" moves ")[0].split(";") if rest else ["Connect4"])
+                      if not f.startswith("Secret=")]
             if fields[0].lower() == "connect4":
                 new = Board()
             elif fields[0].lower() == "mastermind":
-                new = MiniMastermind(rng)
+                new = MiniMastermind(rng, codemaker == "random")
             else:
                 out("err unknown game type " + fields[0])
                 continue
@@ -282,6 +289,10 @@ def main():
         elif cmd == "isready":
             out("readyok")
         elif cmd == "setoption" or (cmd == "options" and rest):
+            m = re.match(r"(?i)(setoption name|options set)\s+(mastermind\.)?codemaker\s+(value\s+)?(\S+)$",
+                         line)
+            if m:
+                codemaker = m.group(4).lower()
             out()
         elif cmd == "options":
             out("Strategy;enum;good;good;good")

@@ -403,6 +403,15 @@ class Arbiter:
             raise RefereeError("arbiter gave no GameString for %r" % line)
         return GameString(out[-1]), None
 
+    def prepare(self, game_type):
+        """Mastermind: the arbiter keeps no secret (`Codemaker=none`), so it
+        accepts every feedback some code fits; the codemaker seat's engine
+        holds the secret."""
+        if is_mastermind(game_type):
+            err = first_error(self._command("setoption name Mastermind.Codemaker value none"))
+            if err:
+                print("warning: arbiter: %s" % err, file=sys.stderr)
+
     def newgame(self, arg):
         gs, err = self._gamestring("newgame " + arg)
         if err:
@@ -445,6 +454,8 @@ class EngineSeat:
         self.settings = settings
         self.proc = None
         self.failed = False
+        self.codemaker = None
+        self.last_reply = None
 
     def ensure_ready(self, recover):
         if self.proc is not None and not self.failed and self.proc.alive():
@@ -454,10 +465,19 @@ class EngineSeat:
                 raise RefereeError("engine %s failed and --recover is not set" % self.name)
             self.proc.kill()
         self.failed = False
+        self.codemaker = None
         self.proc = Process(self.spec.cmd, cwd=self.spec.dir, label=self.name,
                             stderr=None if self.settings.engine_stderr else subprocess.DEVNULL)
         try:
             self.proc.reply(self.settings.stall_timeout)  # the unasked `info` + ok
+            # A game of the match's type first, so that unqualified options
+            # (`option.Strategy=knuth`) address that game's family.
+            out = self.proc.command("newgame " + self.settings.game_type,
+                                    self.settings.stall_timeout)
+            err = first_error(out)
+            if err:
+                raise RefereeError("engine %s cannot play %s: %s"
+                                   % (self.name, self.settings.game_type, err))
             for name, value in self.spec.options.items():
                 if self.spec.proto == "uhp":
                     line = "options set %s %s" % (name, value)
@@ -483,6 +503,26 @@ class EngineSeat:
                     self.proc.kill()
             raise
 
+    def prepare(self, game_type, moves_first):
+        """Mastermind: the codebreaker's engine must keep no secret (else it
+        would refuse the codemaker's feedback), the codemaker's engine keeps
+        its own (the seat's option Codemaker, default random)."""
+        if not is_mastermind(game_type) or self.spec.proto != "meeple":
+            return
+        user = "random"
+        for key, value in self.spec.options.items():
+            if key.lower() in ("codemaker", "mastermind.codemaker"):
+                user = value
+        want = "none" if moves_first else user
+        if want != self.codemaker:
+            def run():
+                line = "setoption name Mastermind.Codemaker value " + want
+                err = first_error(self.proc.command(line, self.settings.stall_timeout))
+                if err:
+                    raise SeatFailure("error", "%s refused %r: %s" % (self.name, line, err))
+            self._guard(run)
+            self.codemaker = want
+
     def new_game(self, gs, side, sides):
         def run():
             out = self.proc.command("newgame " + gs.text, self.settings.stall_timeout)
@@ -498,6 +538,7 @@ class EngineSeat:
             err = first_error(out)
             if err:
                 raise SeatFailure("error", "%s refused %r: %s" % (self.name, line, err))
+            self.last_reply = out[-1] if out else None
         self._guard(run)
 
     def go_command(self, clocks, me, first_side_seat):
@@ -644,6 +685,9 @@ class PersonSeat:
         if self.spec.kind == "remote":
             self.conn = None
 
+    def prepare(self, game_type, moves_first):
+        pass
+
     def new_game(self, gs, side, sides):
         self.side = side
         self.write("\nNew game %s: you play %s.\n" % (gs.game_type, side))
@@ -751,6 +795,7 @@ def play_game(arbiter, seats, first_seat, opening, settings):
     failure, loser = None, None
     for i, seat in enumerate(seats):
         try:
+            seat.prepare(gs.game_type, i == first_seat)
             seat.new_game(gs, names[i] or "the second side", names)
         except SeatFailure as e:
             failure, loser = e, i
@@ -820,6 +865,11 @@ def play_game(arbiter, seats, first_seat, opening, settings):
                 s.game_over("\n%s\nFinal: %s" % (board, gs.text))
     if is_mastermind(gs.game_type):
         record["points"] = mastermind_points(record, first_seat, ply, gs)
+        # The secret is known to the codemaker's engine only.
+        maker_reply = getattr(seats[1 - first_seat], "last_reply", None) or ""
+        secret = [f for f in maker_reply.split(";") if f.startswith("Secret=")]
+        if secret and failure is None:
+            record["detail"] = "%s, %s" % (record["detail"], secret[0])
     record["finished"] = now_text()
     return record
 
@@ -1056,10 +1106,17 @@ class Match:
 
     def report(self):
         names = (self.specs[0].name, self.specs[1].name)
-        lines = rating_lines(names[0], names[1], *self.wdl, sprt=self.settings.sprt)
         if is_mastermind(self.game_type):
-            lines.append("Points: %s %d, %s %d" % (names[0], self.points[0], names[1], self.points[1]))
-        self.say(*lines)
+            # Round winners say little here (a codebreaker nearly always
+            # breaks the code): the match is decided by points.
+            a, b = self.points
+            lead = ("%s leads" % names[0] if a > b else "%s leads" % names[1] if b > a
+                    else "level")
+            self.say("Mastermind %s vs %s after %d rounds: points %s %d, %s %d (%s)"
+                     % (names[0], names[1], sum(self.wdl), names[0], a, names[1], b, lead),
+                     "Points: %s %d, %s %d" % (names[0], a, names[1], b))
+            return
+        self.say(*rating_lines(names[0], names[1], *self.wdl, sprt=self.settings.sprt))
 
     def pending(self):
         done = {r[0] for r in self.conn.execute(
@@ -1114,6 +1171,7 @@ class Match:
         arbiter = None
         try:
             arbiter = Arbiter(self.settings.arbiter)
+            arbiter.prepare(self.game_type)
             while not self.stop.is_set():
                 try:
                     index = work.get_nowait()
@@ -1161,11 +1219,14 @@ class Match:
             why = record["reason"] + (": " + record["detail"] if record.get("detail") else "")
             a = self.specs[0].name
             sc = self.wdl[0] + self.wdl[1] / 2.0
-            line = ("Finished game %d (%s vs %s): %s {%s}  #%d  %s %.1f/%d"
-                    % (index + 1, seats[first].name, seats[1 - first].name, result, why,
-                       game_id, a, sc, sum(self.wdl)))
+            line = ("Finished game %d (%s vs %s): %s {%s}  #%d"
+                    % (index + 1, seats[first].name, seats[1 - first].name, result, why, game_id))
             if points:
-                line += "  points %d-%d" % (points[first], points[1 - first])
+                line += "  points %d-%d, match %s %d - %d %s" % (
+                    points[first], points[1 - first], a, self.points[0], self.points[1],
+                    self.specs[1].name)
+            else:
+                line += "  %s %.1f/%d" % (a, sc, sum(self.wdl))
             self.say(line)
             text = "Game over: %s (%s)" % (result, why)
             for seat in seats:
@@ -1175,7 +1236,7 @@ class Match:
                     and self.done < self.total:
                 self.report()
             sprt = self.settings.sprt
-            if sprt and not self.stop.is_set():
+            if sprt and not self.stop.is_set() and not is_mastermind(self.game_type):
                 llr = sprt_llr(*self.wdl, sprt["elo0"], sprt["elo1"])
                 lo, hi = sprt_bounds(sprt["alpha"], sprt["beta"])
                 if llr >= hi or llr <= lo:
@@ -1284,6 +1345,7 @@ def cmd_match(argv, out=sys.stdout):
         try:
             arbiter = Arbiter(settings.arbiter)
             try:
+                arbiter.prepare(args.game)
                 game_type = arbiter.newgame(args.game).game_type
                 openings = make_openings(arbiter, game_type, (games + 1) // 2,
                                          args.random_plies, args.openings, seed)
@@ -1304,6 +1366,7 @@ def cmd_match(argv, out=sys.stdout):
     settings.st = config.get("st")
     settings.tc = tuple(config["tc"]) if config.get("tc") else None
     settings.max_plies = config.get("max_plies") or 0
+    settings.game_type = config["game_type"]
     for spec in config["seats"]:
         if spec["kind"] == "engine":
             if spec.get("st") is None and spec.get("tc") is None:
@@ -1440,6 +1503,7 @@ def cmd_show(argv, out=sys.stdout):
     try:
         arbiter = Arbiter(args.arbiter or default_arbiter(), timeout=10)
         try:
+            arbiter.prepare(game_type)
             arbiter.newgame(final)
             print(arbiter.show(), file=out)
         finally:

@@ -292,13 +292,14 @@ class Mastermind(Tmp):
         self.assertEqual(rc, 0, out)
         rows = self.games()
         self.assertEqual([r[1] for r in rows], ["A", "B", "A", "B"])  # codebreaker
+        self.assertTrue(all("Secret=" in r[5] for r in rows), rows)
         conn = sqlite3.connect(self.db)
         totals = {"A": 0, "B": 0}
         for r in rows:
             final = referee.GameString(conn.execute(
                 "SELECT final FROM games WHERE game_index = ?", (r[0],)).fetchone()[0])
             guesses = (len(final.moves) + 1) // 2
-            broken = final.state == "CodebreakerWins"
+            broken = final.state == "BreakerWins"
             self.assertEqual(r[4], "rules")
             self.assertEqual(r[7], 0)  # the codebreaker scores nothing
             self.assertEqual(r[8], guesses + (0 if broken else 1))
@@ -387,6 +388,28 @@ class RealEngine(Tmp):
         self.assertEqual(len(rows), 4, out)
         self.assertTrue(all(r[4] == "rules" for r in rows), rows)
         self.assertGreaterEqual(sum(1 for r in rows if r[3] == "attack"), 3, out)
+
+    def test_mastermind_rounds(self):
+        bin_ = shlex.quote(os.environ["MEEPLE_BIN"])
+        info = subprocess.run([os.environ["MEEPLE_BIN"]], input="", capture_output=True,
+                              text=True, timeout=30).stdout
+        if "Mastermind" not in info:
+            self.skipTest("this meeple has no Mastermind yet")
+        rc, out = self.referee("--game", "Mastermind", "--engine", "name=knuth", "cmd=" + bin_,
+                               "option.Strategy=knuth", "--engine", "name=maker", "cmd=" + bin_,
+                               "option.Strategy=random", "option.Codemaker=adversarial",
+                               "--rounds", "2", "--st", "5", arbiter=bin_)
+        self.assertEqual(rc, 0, out)
+        conn = sqlite3.connect(self.db)
+        rows = conn.execute("SELECT first_player, reason, final, first_points, second_points"
+                            " FROM games ORDER BY game_index").fetchall()
+        self.assertEqual([r[0] for r in rows], ["knuth", "maker"])
+        for first, reason, final, p1, p2 in rows:
+            gs = referee.GameString(final)
+            self.assertEqual(reason, "rules", out)
+            guesses = sum(1 for m in gs.moves if not m.startswith("Secret=")) // 2
+            self.assertEqual((p1, p2), (0, guesses + (gs.state != "BreakerWins")))
+        self.assertIn("Points: knuth %d, maker %d" % (rows[1][4], rows[0][4]), out)
 
     def test_illegal_move_against_real_arbiter(self):
         bin_ = shlex.quote(os.environ["MEEPLE_BIN"])
