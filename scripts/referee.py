@@ -412,6 +412,10 @@ class Arbiter:
             if err:
                 print("warning: arbiter: %s" % err, file=sys.stderr)
 
+    def set_color(self):
+        """ANSI colours in `show` (for a person at a terminal)."""
+        self._command("setoption name Color value always")
+
     def newgame(self, arg):
         gs, err = self._gamestring("newgame " + arg)
         if err:
@@ -1172,6 +1176,8 @@ class Match:
         try:
             arbiter = Arbiter(self.settings.arbiter)
             arbiter.prepare(self.game_type)
+            if any(s.kind == "human" for s in self.specs) and sys.stdout.isatty():
+                arbiter.set_color()
             while not self.stop.is_set():
                 try:
                     index = work.get_nowait()
