@@ -290,3 +290,78 @@ impl<G: Game> AnyPlayer for PlayerBox<G> {
         self.inner.reset()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movetree;
+    use rand::{Rng, SeedableRng};
+
+    /// For every registered game, on random positions: the final nodes of
+    /// the move tree are exactly the legal moves, and every leaf is final.
+    #[test]
+    fn movetree_leaves_are_the_valid_moves_for_every_game() {
+        let mut rng = StdRng::seed_from_u64(11);
+        for fam in families() {
+            for _ in 0..20 {
+                let mut g = new_game(fam.default_type).unwrap();
+                let plies = rng.random_range(0..12);
+                for _ in 0..plies {
+                    let moves = g.valid_moves();
+                    if g.is_over() || moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[rng.random_range(0..moves.len())].clone();
+                    g.play_text(&m).unwrap();
+                }
+                if g.is_over() {
+                    continue;
+                }
+                let tree = movetree::build(&g.move_actions());
+                let mut finals = tree.final_moves();
+                let mut valid = g.valid_moves();
+                finals.sort();
+                valid.sort();
+                assert_eq!(finals, valid, "{}", g.game_string());
+                assert!(tree.leaves_are_final(), "{}", g.game_string());
+            }
+        }
+    }
+
+    /// GameStrings round-trip: replaying one gives the same string.
+    #[test]
+    fn game_strings_round_trip_for_every_game() {
+        let mut rng = StdRng::seed_from_u64(5);
+        for fam in families() {
+            let mut g = new_game(fam.default_type).unwrap();
+            for _ in 0..10 {
+                let moves = g.valid_moves();
+                if g.is_over() || moves.is_empty() {
+                    break;
+                }
+                g.play_text(&moves[rng.random_range(0..moves.len())]).unwrap();
+                let s = g.game_string();
+                let fields: Vec<&str> = s.split(';').collect();
+                let mut h = new_game(fields[0]).unwrap();
+                for m in &fields[3..] {
+                    h.play_text(m).unwrap();
+                }
+                assert_eq!(h.game_string(), s);
+            }
+        }
+    }
+
+    #[test]
+    fn undo_restores_the_game_string() {
+        for fam in families() {
+            let mut g = new_game(fam.default_type).unwrap();
+            let start = g.game_string();
+            let m = g.valid_moves()[0].clone();
+            g.play_text(&m).unwrap();
+            assert!(g.undo(2).is_err());
+            assert!(g.undo(0).is_err());
+            g.undo(1).unwrap();
+            assert_eq!(g.game_string(), start);
+        }
+    }
+}

@@ -229,7 +229,9 @@ impl<W: Write + Send + 'static> Session<W> {
             Command::BestMove(l) => self.start_bestmove(l),
             Command::Analyze(a) => self.start_analyze(a),
             c => {
-                let r = self.execute(c);
+                // A bug in a game must not take the engine down.
+                let r = catch_unwind(AssertUnwindSafe(|| self.execute(c)))
+                    .unwrap_or_else(|_| err("internal error (see stderr)"));
                 self.write_reply(r);
             }
         }
@@ -800,4 +802,79 @@ fn help_lines() -> Vec<String> {
     .iter()
     .map(|s| s.to_string())
     .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Drives a session in-process and returns everything it wrote.
+    fn run(lines: &[&str]) -> String {
+        let mut s = Session::new(Vec::<u8>::new(), SessionConfig::default());
+        for l in lines {
+            s.handle_line(l);
+            s.wait_search();
+        }
+        let out = s.output();
+        let bytes = out.lock().unwrap().clone();
+        String::from_utf8(bytes).unwrap()
+    }
+
+    #[test]
+    fn every_reply_ends_with_ok() {
+        let cmds = [
+            "newgame",
+            "play 4",
+            "play 44",
+            "undo 9",
+            "validmoves",
+            "bogus",
+            "options",
+            "movetree json",
+            "go depth 2",
+            "bestmove depth 1",
+            "stop",
+            "isready",
+        ];
+        let text = run(&cmds);
+        assert_eq!(text.lines().filter(|l| *l == "ok").count(), cmds.len());
+        assert!(text.ends_with("ok\n"));
+    }
+
+    #[test]
+    fn errors_change_nothing() {
+        let text = run(&["newgame", "play 4", "play 9", "undo 5", "validmoves"]);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines,
+            vec![
+                "Connect4;NotStarted;Red[1]",
+                "ok",
+                "Connect4;InProgress;Yellow[1];4",
+                "ok",
+                "invalidmove cannot parse move: '9' is not a column 1..7",
+                "ok",
+                "err cannot undo 5 plies: only 1 played",
+                "ok",
+                "1;2;3;4;5;6;7",
+                "ok",
+            ]
+        );
+    }
+
+    #[test]
+    fn comments_and_blank_lines_are_silent() {
+        assert_eq!(run(&["", "   ", "# newgame", "\t"]), "");
+    }
+
+    #[test]
+    fn state_and_turn_are_checked_for_form() {
+        let g = registry::new_game("Connect4").unwrap();
+        assert!(check_state_and_turn(g.as_ref(), "InProgress", "Red[1]").is_ok());
+        assert!(check_state_and_turn(g.as_ref(), "yellowwins", "yellow[12]").is_ok());
+        assert!(check_state_and_turn(g.as_ref(), "WhiteWins", "Red[1]").is_err());
+        assert!(check_state_and_turn(g.as_ref(), "Draw", "Red[0]").is_err());
+        assert!(check_state_and_turn(g.as_ref(), "Draw", "Red[").is_err());
+        assert!(check_state_and_turn(g.as_ref(), "Draw", "Red").is_err());
+    }
 }

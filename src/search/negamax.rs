@@ -169,3 +169,86 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         best
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::connect4::Connect4;
+    use crate::options::OptionValues;
+    use crate::search::{Limits, StopFlag};
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// A simple evaluator: stones in the centre column.
+    struct Centre;
+    impl Evaluator<Connect4> for Centre {
+        fn evaluate(&self, pos: &Connect4) -> i32 {
+            let b = &pos.board;
+            let c = b.column_mask(b.width() / 2);
+            (b.current() & c).count_ones() as i32 - (b.opponent() & c).count_ones() as i32
+        }
+    }
+
+    /// Plain minimax, no pruning: the reference value.
+    fn minimax(pos: &mut Connect4, depth: u32, ply: i32) -> i32 {
+        match pos.outcome() {
+            Some(Outcome::Draw) => return 0,
+            Some(Outcome::Win(s)) => {
+                let v = WIN - ply;
+                return if s == pos.side_to_move() { v } else { -v };
+            }
+            None => {}
+        }
+        if depth == 0 {
+            return Centre.evaluate(pos);
+        }
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let mut best = -WIN - 1;
+        for m in moves {
+            pos.play(m);
+            best = best.max(-minimax(pos, depth - 1, ply + 1));
+            pos.undo(m);
+        }
+        best
+    }
+
+    /// Differential test: alpha-beta finds the same root value as plain
+    /// minimax on random positions.
+    #[test]
+    fn alpha_beta_agrees_with_minimax() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let opts = OptionValues::default();
+        for _ in 0..40 {
+            let mut g = Connect4::new(5, 4).unwrap();
+            for _ in 0..rng.random_range(0..10) {
+                let mut v = Vec::new();
+                g.legal_moves(&mut v);
+                if v.is_empty() {
+                    break;
+                }
+                g.play(v[rng.random_range(0..v.len())]);
+            }
+            if g.outcome().is_some() {
+                continue;
+            }
+            let depth = rng.random_range(1..5);
+            let mut srng = StdRng::seed_from_u64(0);
+            let mut sink = |_r: crate::search::Report| {};
+            let mut ctx = SearchCtx::new(
+                Limits { depth: Some(depth), ..Default::default() },
+                &opts,
+                &mut srng,
+                StopFlag::new(),
+                &mut sink,
+            );
+            let found = search(&g, &Centre, &mut ctx, depth).unwrap();
+            let expected = minimax(&mut g.clone(), depth, 0);
+            assert_eq!(found.value, expected, "depth {depth}");
+            // The best move really has that value.
+            let mut after = g;
+            after.play(found.best);
+            assert_eq!(-minimax(&mut after, depth - 1, 1), expected);
+        }
+    }
+}
