@@ -130,10 +130,12 @@ class Failures(Tmp):
     """Each broken engine loses every game with the right reason; with
     --recover the match goes on to the end."""
 
-    def check_losses(self, mode, reason, *extra, games=4):
-        rc, out = self.referee("--engine", "name=good", "cmd=" + fake("--seed", "3"),
+    def check_losses(self, mode, reason, *extra, games=4, bad_st="5"):
+        # The good engine gets ample time so that a loaded machine cannot
+        # make it lose; the bad one the time its test needs.
+        rc, out = self.referee("--engine", "name=good", "cmd=" + fake("--seed", "3"), "st=10",
                                "--engine", "name=bad", "cmd=" + fake("--mode", mode, *extra),
-                               "--games", str(games), "--st", "0.05", "--timemargin", "0.1",
+                               "st=" + bad_st, "--games", str(games), "--timemargin", "0.1",
                                "--stall-timeout", "0.5", "--recover")
         self.assertEqual(rc, 0, out)
         rows = self.games()
@@ -149,7 +151,7 @@ class Failures(Tmp):
         self.assertIn("exited", rows[0][5])
 
     def test_stall(self):
-        self.check_losses("stall", "stall")
+        self.check_losses("stall", "stall", bad_st="0.05")
 
     def test_illegal_move(self):
         rows = self.check_losses("illegal", "illegal")
@@ -160,12 +162,12 @@ class Failures(Tmp):
         self.assertEqual(flagged, 4)
 
     def test_time_forfeit(self):
-        rows = self.check_losses("slow", "time", "--delay", "0.4")
+        rows = self.check_losses("slow", "time", "--delay", "0.4", bad_st="0.05")
         self.assertIn("used", rows[0][5])
 
     def test_time_forfeit_with_increment_clock(self):
         # 0.5 s + 0 per game; 0.12 s a move runs out on the 5th move.
-        rc, out = self.referee("--engine", "name=good", "cmd=" + fake(),
+        rc, out = self.referee("--engine", "name=good", "cmd=" + fake(), "tc=60+0",
                                "--engine", "name=bad", "cmd=" + fake("--mode", "slow", "--delay", "0.12"),
                                "--games", "2", "--tc", "0.5+0", "--timemargin", "0.05",
                                "--stall-timeout", "2")
@@ -176,7 +178,7 @@ class Failures(Tmp):
     def test_crash_without_recover_stops(self):
         rc, out = self.referee("--engine", "name=good", "cmd=" + fake(),
                                "--engine", "name=bad", "cmd=" + fake("--mode", "crash"),
-                               "--games", "6", "--st", "0.05")
+                               "--games", "6", "--st", "5")
         rows = self.games()
         self.assertEqual(len(rows), 1, out)
         self.assertEqual(rows[0][4], "crash")
@@ -188,7 +190,7 @@ class Matches(Tmp):
         rc, out = self.referee("--engine", "name=A", "cmd=" + fake("--seed", "5"),
                                "--engine", "name=B", "cmd=" + fake("--mode", "first"),
                                "--games", "6", "--concurrency", "2", "--random-plies", "3",
-                               "--seed", "7", "--st", "0.2", "--rating-interval", "2")
+                               "--seed", "7", "--st", "2", "--rating-interval", "2")
         self.assertEqual(rc, 0, out)
         self.assertEqual(len(re.findall(r"^Finished game \d+", out, re.M)), 6, out)
         self.assertGreaterEqual(out.count("Elo difference"), 3)
@@ -215,7 +217,7 @@ class Matches(Tmp):
             f.write("# comment\n4;4\nConnect4;InProgress;Yellow[1];1\n")
         rc, out = self.referee("--engine", "name=A", "cmd=" + fake(),
                                "--engine", "name=B", "cmd=" + fake("--mode", "first"),
-                               "--games", "4", "--openings", path, "--st", "0.2")
+                               "--games", "4", "--openings", path, "--st", "2")
         self.assertEqual(rc, 0, out)
         conn = sqlite3.connect(self.db)
         openings = [r[0] for r in conn.execute("SELECT opening FROM games ORDER BY game_index")]
@@ -244,7 +246,7 @@ class Matches(Tmp):
     def test_sprt_stops_early(self):
         rc, out = self.referee("--engine", "name=good", "cmd=" + fake("--seed", "11"),
                                "--engine", "name=flaky", "cmd=" + fake("--mode", "flaky", "--p", "0.6"),
-                               "--games", "200", "--st", "0.2",
+                               "--games", "200", "--st", "2",
                                "--sprt", "elo0=0 elo1=200 alpha=0.05 beta=0.05")
         self.assertEqual(rc, 0, out)
         self.assertIn("Match stopped: SPRT: H1 accepted", out)
@@ -288,7 +290,7 @@ class Mastermind(Tmp):
     def test_rounds_swap_roles_and_score(self):
         rc, out = self.referee("--game", "Mastermind", "--engine", "name=A", "cmd=" + fake("--seed", "1"),
                                "--engine", "name=B", "cmd=" + fake("--seed", "2"),
-                               "--rounds", "4", "--st", "0.5")
+                               "--rounds", "4", "--st", "2")
         self.assertEqual(rc, 0, out)
         rows = self.games()
         self.assertEqual([r[1] for r in rows], ["A", "B", "A", "B"])  # codebreaker
@@ -382,7 +384,7 @@ class RealEngine(Tmp):
         rc, out = self.referee("--engine", "name=attack", "cmd=" + bin_, "option.Strategy=attack",
                                "depth=4", "--engine", "name=random", "cmd=" + bin_,
                                "option.Strategy=random", "--games", "4", "--st", "0.05",
-                               "--concurrency", "2", arbiter=bin_)
+                               "--timemargin", "2", "--concurrency", "2", arbiter=bin_)
         self.assertEqual(rc, 0, out)
         rows = self.games()
         self.assertEqual(len(rows), 4, out)
@@ -415,7 +417,8 @@ class RealEngine(Tmp):
         bin_ = shlex.quote(os.environ["MEEPLE_BIN"])
         rc, out = self.referee("--engine", "name=real", "cmd=" + bin_, "option.Strategy=random",
                                "--engine", "name=bad", "cmd=" + fake("--mode", "illegal"),
-                               "--games", "2", "--st", "0.05", arbiter=bin_)
+                               "--games", "2", "--st", "0.05", "--timemargin", "2",
+                               arbiter=bin_)
         self.assertEqual(rc, 0, out)
         self.assertEqual([(r[3], r[4]) for r in self.games()], [("real", "illegal")] * 2)
 
