@@ -106,6 +106,20 @@ def sprt_llr(wins, draws, losses, elo0, elo1):
     return n * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * s2)
 
 
+def pentanomial(rows, name):
+    """Counts of game pairs (indices 2k, 2k+1: one opening, colours
+    swapped) in which `name` scored 0, 0.5, 1, 1.5 and 2 points. rows:
+    (game_index, winner name or None)."""
+    by_index = {i: w for i, w in rows}
+    counts = [0] * 5
+    for i in sorted(by_index):
+        if i % 2 == 0 and i + 1 in by_index:
+            pts = sum(2 if by_index[j] == name else 1 if by_index[j] is None else 0
+                      for j in (i, i + 1))
+            counts[pts] += 1
+    return counts
+
+
 def fmt_elo(x):
     if math.isinf(x):
         return "+inf" if x > 0 else "-inf"
@@ -1077,7 +1091,7 @@ class Match:
         self.game_type = config["game_type"]
         self.openings = config["openings"]
         self.total = config["games"]
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()
         self.stop = threading.Event()
         self.stop_reason = None
         self.error = None
@@ -1120,7 +1134,13 @@ class Match:
                      % (names[0], names[1], sum(self.wdl), names[0], a, names[1], b, lead),
                      "Points: %s %d, %s %d" % (names[0], a, names[1], b))
             return
-        self.say(*rating_lines(names[0], names[1], *self.wdl, sprt=self.settings.sprt))
+        lines = rating_lines(names[0], names[1], *self.wdl, sprt=self.settings.sprt)
+        with self.lock:
+            rows = self.conn.execute("SELECT game_index, winner FROM games WHERE tournament_id = ?",
+                                     (self.tid,)).fetchall()
+        lines.insert(1, "Ptnml(0-2) of %s over game pairs (same opening, colours swapped): %s"
+                     % (names[0], pentanomial(rows, names[0])))
+        self.say(*lines)
 
     def pending(self):
         done = {r[0] for r in self.conn.execute(
@@ -1291,8 +1311,9 @@ def match_parser():
                     help="adjudicate a draw after N plies past the opening (default 0 = never)")
     ap.add_argument("--rating-interval", type=int, default=10,
                     help="print the rating every N games (default 10, 0 = only at the end)")
-    ap.add_argument("--sprt", type=parse_sprt, default=None,
-                    help="\"elo0=0 elo1=10 alpha=0.05 beta=0.05\": stop when a bound is crossed")
+    ap.add_argument("--sprt", nargs="+", default=None, metavar="KEY=VALUE",
+                    help="elo0=0 elo1=10 alpha=0.05 beta=0.05 (these are the defaults): stop "
+                         "when the LLR crosses a bound")
     ap.add_argument("--recover", action="store_true",
                     help="restart an engine that crashed or stalled (it loses that game)")
     ap.add_argument("--db", default=DEFAULT_DB, help="SQLite file (default %s)" % DEFAULT_DB)
@@ -1313,7 +1334,11 @@ def cmd_match(argv, out=sys.stdout):
     settings.concurrency = args.concurrency
     settings.recover = args.recover
     settings.rating_interval = args.rating_interval
-    settings.sprt = args.sprt
+    try:
+        settings.sprt = parse_sprt(" ".join(args.sprt)) if args.sprt else None
+    except (argparse.ArgumentTypeError, ValueError) as e:
+        print("referee.py: --sprt: %s" % e, file=sys.stderr)
+        return 2
     settings.engine_stderr = args.engine_stderr
     conn = open_db(args.db)
     if args.resume:

@@ -85,6 +85,11 @@ class Statistics(unittest.TestCase):
         self.assertIn("Elo difference: 0.1 +/- 7.8, LOS: 50.9 %", lines[1])
         self.assertIn("SPRT: llr", lines[2])
 
+    def test_pentanomial(self):
+        rows = [(0, "A"), (1, "A"), (2, None), (3, "B"), (4, None), (5, None), (6, "B")]
+        # Pairs: (0,1) 2 points, (2,3) 0.5, (4,5) 1; game 6 has no partner yet.
+        self.assertEqual(referee.pentanomial(rows, "A"), [0, 1, 1, 0, 1])
+
     def test_gamestring(self):
         gs = referee.GameString("Connect4;RedWins;Yellow[4];1;2;1;2;1;2;1")
         self.assertTrue(gs.finished)
@@ -144,6 +149,8 @@ class Failures(Tmp):
             self.assertEqual((r[3], r[4]), ("good", reason), r)
         self.assertIn("Finished match", out)
         self.assertIn("Score of good vs bad: %d - 0 - 0" % games, out)
+        self.assertIn("Ptnml(0-2) of good over game pairs (same opening, colours swapped):"
+                      " [0, 0, 0, 0, %d]" % (games // 2), out)
         return rows
 
     def test_crash_on_go(self):
@@ -247,7 +254,7 @@ class Matches(Tmp):
         rc, out = self.referee("--engine", "name=good", "cmd=" + fake("--seed", "11"),
                                "--engine", "name=flaky", "cmd=" + fake("--mode", "flaky", "--p", "0.6"),
                                "--games", "200", "--st", "2",
-                               "--sprt", "elo0=0 elo1=200 alpha=0.05 beta=0.05")
+                               "--sprt", "elo0=0", "elo1=200", "alpha=0.05", "beta=0.05")
         self.assertEqual(rc, 0, out)
         self.assertIn("Match stopped: SPRT: H1 accepted", out)
         self.assertLess(len(self.games()), 200)
@@ -330,6 +337,13 @@ class People(Tmp):
         conn = sqlite3.connect(self.db)
         moves = conn.execute("SELECT player, move FROM moves ORDER BY ply").fetchall()
         self.assertEqual(moves, [("me", "1"), ("bot", "1")])
+
+    def test_hotseat(self):
+        rc, out = self.referee("--engine", "human", "name=p1", "--engine", "human", "name=p2",
+                               "--games", "1", stdin="1\n2\n1\n2\n1\n2\n1\n")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("p2 (Yellow) to move>", out)
+        self.assertEqual([(r[3], r[4], r[5]) for r in self.games()], [("p1", "rules", "RedWins")])
 
     def test_remote_seat_over_loopback(self):
         cmd = [sys.executable, REFEREE, "--db", self.db, "--arbiter", fake(),
