@@ -678,6 +678,8 @@ class PersonSeat:
     def ensure_ready(self, recover):
         if self.spec.kind == "remote" and self.conn is None:
             host, port = self.listener.getsockname()[:2]
+            if host in ("0.0.0.0", "::"):
+                host = "<this machine's address>"
             print("Waiting for %s to join: nc %s %d" % (self.name, host, port), flush=True)
             self.conn, peer = self.listener.accept()
             self.rfile = self.conn.makefile("r", encoding="utf-8", errors="replace", newline=None)
@@ -1103,7 +1105,6 @@ class Match:
                 " WHERE tournament_id = ?", (tournament_id,)):
             self._count(row[0], row[1], row[2], row[3])
             self.done += 1
-        self.listeners = {}
 
     def _count(self, first_player, winner, first_points, second_points):
         a = self.specs[0].name
@@ -1182,12 +1183,19 @@ class Match:
             if seat.listener:
                 seat.listener.close()
         finished = not self.pending()
-        if finished or self.stop_reason and self.stop_reason.startswith("SPRT"):
+        sprt_stop = bool(self.stop_reason and self.stop_reason.startswith("SPRT"))
+        if finished or sprt_stop:
             with self.lock, self.conn:
                 self.conn.execute("UPDATE tournaments SET finished = 1 WHERE id = ?", (self.tid,))
         self.say("Finished match" if finished else "Match stopped: %s" % (self.stop_reason or self.error))
         self.report()
-        return 0 if self.error is None else 2
+        # 0: complete (or decided by SPRT); 2: referee error; 130: Ctrl-C;
+        # 1: stopped by an engine failure without --recover.
+        if self.error is not None:
+            return 2
+        if finished or sprt_stop:
+            return 0
+        return 130 if self.stop_reason == "interrupted" else 1
 
     def _worker(self, work, shared_people):
         seats = [shared_people.get(k) or EngineSeat(spec, self.settings)

@@ -186,6 +186,7 @@ class Failures(Tmp):
         rc, out = self.referee("--engine", "name=good", "cmd=" + fake(),
                                "--engine", "name=bad", "cmd=" + fake("--mode", "crash"),
                                "--games", "6", "--st", "5")
+        self.assertEqual(rc, 1, out)
         rows = self.games()
         self.assertEqual(len(rows), 1, out)
         self.assertEqual(rows[0][4], "crash")
