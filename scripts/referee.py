@@ -1348,8 +1348,11 @@ def cmd_match(argv, out=sys.stdout):
         print("referee.py: --sprt: %s" % e, file=sys.stderr)
         return 2
     settings.engine_stderr = args.engine_stderr
-    conn = open_db(args.db)
     if args.resume:
+        if not os.path.exists(args.db):
+            print("nothing to resume in %s (no such file)" % args.db, file=sys.stderr)
+            return 1
+        conn = open_db(args.db)
         if args.resume == "last":
             row = conn.execute("SELECT id, config FROM tournaments WHERE finished = 0"
                                " ORDER BY id DESC LIMIT 1").fetchone()
@@ -1397,6 +1400,7 @@ def cmd_match(argv, out=sys.stdout):
                   "openings": openings, "seed": seed,
                   "st": args.st, "tc": list(args.tc) if args.tc else None,
                   "max_plies": args.max_plies}
+        conn = open_db(args.db)
         with conn:
             tid = conn.execute("INSERT INTO tournaments (created, game_type, config) VALUES (?,?,?)",
                                (now_text(), game_type, json.dumps(config))).lastrowid
