@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""A tiny engine speaking the meeple protocol, for the referee's tests.
+
+It knows the rules of Connect Four (7x6 only) and of a toy Mastermind (see
+MiniMastermind), so it can also serve as the referee's arbiter. Its
+behaviour when asked to move is chosen by --mode:
+
+  good      plays the lowest legal column that wins at once, else a random
+            legal column (seeded by --seed)
+  first     always the lowest legal column
+  crash     exits (status 3) when it receives `go` or `bestmove`
+  stall     never answers `go`/`bestmove` (and ignores `stop`)
+  illegal   answers `go` with column 8, which does not exist on 7x6
+  slow      sleeps --delay seconds before answering `go`/`bestmove`
+  flaky     like good, but plays the illegal column 8 with probability --p
+
+--uhp makes it reject the meeple-only commands (`go`, `setoption`, `stop`),
+like a Universal Hive Protocol engine.
+"""
+
+import argparse
+import random
+import re
+import sys
+import time
+
+W, H = 7, 6
+SIDES = ("Red", "Yellow")
+
+
+class Board:
+    """Connect Four, 7x6."""
+
+    def __init__(self):
+        self.cols = [[] for _ in range(W)]
+        self.moves = []
+        self.winner = None
+
+    def legal(self):
+        if self.winner is not None or len(self.moves) == W * H:
+            return []
+        return [c + 1 for c in range(W) if len(self.cols[c]) < H]
+
+    def play(self, text):
+        if self.winner is not None or len(self.moves) == W * H:
+            return "err game is over"
+        if not text.isdigit() or not 1 <= int(text) <= W:
+            return "invalidmove cannot parse move: " + text
+        c = int(text) - 1
+        if len(self.cols[c]) >= H:
+            return "invalidmove illegal move: column %d is full" % (c + 1)
+        side = len(self.moves) % 2
+        self.cols[c].append(side)
+        self.moves.append(c + 1)
+        if self.wins(c, len(self.cols[c]) - 1, side):
+            self.winner = side
+        return None
+
+    def cell(self, c, r):
+        if 0 <= c < W and 0 <= r < len(self.cols[c]):
+            return self.cols[c][r]
+        return None
+
+    def wins(self, c, r, side):
+        for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            n = 1
+            for s in (1, -1):
+                k = 1
+                while self.cell(c + s * k * dc, r + s * k * dr) == side:
+                    n += 1
+                    k += 1
+            if n >= 4:
+                return True
+        return False
+
+    def gamestring(self):
+        ply = len(self.moves)
+        if self.winner is not None:
+            state = SIDES[self.winner] + "Wins"
+        elif ply == W * H:
+            state = "Draw"
+        elif ply == 0:
+            state = "NotStarted"
+        else:
+            state = "InProgress"
+        parts = ["Connect4", state, "%s[%d]" % (SIDES[ply % 2], 1 + ply // 2)]
+        parts += [str(m) for m in self.moves]
+        return ";".join(parts)
+
+    def choose(self, rng, mode):
+        legal = self.legal()
+        for m in legal:
+            trial = Board()
+            for old in self.moves:
+                trial.play(str(old))
+            trial.play(str(m))
+            if trial.winner is not None:
+                return str(m)
+        if mode == "first":
+            return str(legal[0])
+        return str(rng.choice(legal))
+
+    def show(self):
+        rows = []
+        for r in range(H - 1, -1, -1):
+            rows.append(" ".join(".XO"[1 + v] if v is not None else "." for v in
+                                 (self.cell(c, r) for c in range(W))))
+        rows.append(" ".join(str(c + 1) for c in range(W)))
+        return rows
+
+
+class MiniMastermind:
+    """A toy Mastermind shaped like meeple's (src/games/mastermind): sides
+    Breaker (moves first: a guess of PEGS digits 1..SYMBOLS) and Maker
+    (answers a feedback `<b>B<w>W`); `BreakerWins` on an all-black feedback,
+    `MakerWins` when ROWS guesses were answered. With a secret (option
+    Codemaker=random, the default) the only legal feedback is the true one;
+    with Codemaker=none any feedback some code fits is legal. A finished
+    game's GameString ends with `Secret=<code>` when the secret is known."""
+
+    PEGS, SYMBOLS, ROWS = 2, 3, 4
+    SIDES = ("Breaker", "Maker")
+
+    def __init__(self, rng, with_secret):
+        self.moves = []
+        codes = [""]
+        for _ in range(self.PEGS):
+            codes = [c + str(d) for c in codes for d in range(1, self.SYMBOLS + 1)]
+        self.codes = codes
+        self.secret = rng.choice(codes) if with_secret else None
+
+    @staticmethod
+    def feedback(guess, code):
+        black = sum(1 for a, b in zip(guess, code) if a == b)
+        common = sum(min(guess.count(d), code.count(d)) for d in set(guess))
+        return "%dB%dW" % (black, common - black)
+
+    def possible(self, moves):
+        return [c for c in self.codes
+                if all(self.feedback(moves[i], c) == moves[i + 1] for i in range(0, len(moves) - 1, 2))]
+
+    def winner(self):
+        if len(self.moves) % 2 == 0 and self.moves:
+            if self.moves[-1] == "%dB0W" % self.PEGS:
+                return 0
+            if len(self.moves) == 2 * self.ROWS:
+                return 1
+        return None
+
+    def legal(self):
+        if self.winner() is not None:
+            return []
+        if len(self.moves) % 2 == 0:
+            return list(self.codes)
+        guess = self.moves[-1]
+        if self.secret:
+            return [self.feedback(guess, self.secret)]
+        return sorted({self.feedback(guess, c) for c in self.possible(self.moves[:-1])})
+
+    def play(self, text):
+        if self.winner() is not None:
+            return "err game is over"
+        if text not in self.legal():
+            return "invalidmove illegal move: %s" % text
+        self.moves.append(text)
+        return None
+
+    def choose(self, rng, mode):
+        if len(self.moves) % 2 == 1:
+            return self.legal()[0] if self.secret else rng.choice(self.legal())
+        options = self.possible(self.moves)
+        return options[0] if mode == "first" else rng.choice(options)
+
+    def gamestring(self):
+        ply = len(self.moves)
+        w = self.winner()
+        state = (self.SIDES[w] + "Wins" if w is not None else
+                 "NotStarted" if ply == 0 else "InProgress")
+        parts = ["Mastermind", state, "%s[%d]" % (self.SIDES[ply % 2], 1 + ply // 2)] + self.moves
+        if w is not None and self.secret:
+            parts.append("Secret=" + self.secret)
+        return ";".join(parts)
+
+    def show(self):
+        return ["%s %s" % (self.moves[i], self.moves[i + 1] if i + 1 < len(self.moves) else "")
+                for i in range(0, len(self.moves), 2)] or ["(no guess yet)"]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mode", default="good")
+    ap.add_argument("--delay", type=float, default=1.0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--p", type=float, default=0.5)
+    ap.add_argument("--uhp", action="store_true")
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    board = None
+    codemaker = "random"
+
+    def out(*lines):
+        for line in lines:
+            sys.stdout.write(line + "\n")
+        sys.stdout.write("ok\n")
+        sys.stdout.flush()
+
+    def search_reply(uhp_form):
+        if board is None:
+            return out("err no game in progress")
+        if not board.legal():
+            return out("err game is over")
+        if args.mode == "crash":
+            sys.exit(3)
+        if args.mode == "stall":
+            while True:
+                time.sleep(3600)
+        if args.mode == "slow":
+            time.sleep(args.delay)
+        illegal = args.mode == "illegal" or (args.mode == "flaky" and rng.random() < args.p)
+        move = "8" if illegal else board.choose(rng, args.mode)
+        if uhp_form:
+            out(move)
+        else:
+            out("info depth 1 nodes 1 nps 1 time 0", "bestmove " + move)
+
+    out("id fake-engine v0.0.1", "games Connect4", "Connect4")
+    for raw in sys.stdin:
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        words = line.split()
+        cmd, rest = words[0].lower(), line[len(words[0]):].strip()
+        if args.uhp and cmd in ("go", "setoption", "stop", "isready"):
+            out("err unknown command " + cmd)
+        elif cmd in ("quit", "exit"):
+            return
+        elif cmd == "info":
+            out("id fake-engine v0.0.1", "games Connect4", "Connect4")
+        elif cmd in ("newgame", "position"):
+            if cmd == "position":
+                rest = rest.replace("startpos", "Connect4")
+            fields = [f for f in (rest.split(" moves ")[0].split(";") if rest else ["Connect4"])
+                      if not f.startswith("Secret=")]
+            if fields[0].lower() == "connect4":
+                new = Board()
+            elif fields[0].lower() == "mastermind":
+                new = MiniMastermind(rng, codemaker == "random")
+            else:
+                out("err unknown game type " + fields[0])
+                continue
+            moves = fields[3:]
+            if " moves " in rest:
+                tail = rest.split(" moves ", 1)[1].strip()
+                moves = tail.split(";") if ";" in tail else list(tail.replace(" ", ""))
+            bad = None
+            for i, m in enumerate(moves):
+                e = new.play(m)
+                if e:
+                    bad = "invalidmove move %d: %s" % (i + 1, e)
+                    break
+            if bad:
+                out(bad)
+            else:
+                board = new
+                out(board.gamestring())
+        elif cmd == "play":
+            if board is None:
+                out("err no game in progress")
+                continue
+            e = board.play(rest)
+            out(e) if e else out(board.gamestring())
+        elif cmd == "pass":
+            out("invalidmove pass is not allowed in Connect Four")
+        elif cmd == "validmoves":
+            if board is None:
+                out("err no game in progress")
+            elif not board.legal():
+                out("err game is over")
+            else:
+                out(";".join(str(m) for m in board.legal()))
+        elif cmd == "show":
+            out(*board.show()) if board else out("err no game in progress")
+        elif cmd == "go":
+            search_reply(False)
+        elif cmd == "bestmove":
+            search_reply(True)
+        elif cmd == "stop":
+            out()
+        elif cmd == "isready":
+            out("readyok")
+        elif cmd == "setoption" or (cmd == "options" and rest):
+            m = re.match(r"(?i)(setoption name|options set)\s+(mastermind\.)?codemaker\s+(value\s+)?(\S+)$",
+                         line)
+            if m:
+                codemaker = m.group(4).lower()
+            out()
+        elif cmd == "options":
+            out("Strategy;enum;good;good;good")
+        else:
+            out("err unknown command " + cmd)
+
+
+if __name__ == "__main__":
+    main()
