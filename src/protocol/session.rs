@@ -431,11 +431,7 @@ impl<W: Write + Send + 'static> Session<W> {
         let names: Vec<&str> = fams.iter().map(|f| f.name).collect();
         let mut caps: Vec<&str> = Vec::new();
         for f in &fams {
-            if f.capabilities.is_empty() {
-                caps.push(f.name);
-            } else {
-                caps.extend(f.capabilities.iter());
-            }
+            caps.extend(f.capabilities.iter());
         }
         vec![format!("id meeple v{}", crate::VERSION), format!("games {}", names.join(";")), caps.join(";")]
     }
