@@ -2,3 +2,4 @@
 //! registered in [`crate::registry::families`].
 
 pub mod connect4;
+pub mod mastermind;

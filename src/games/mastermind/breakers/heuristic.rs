@@ -1,0 +1,127 @@
+//! One-step look-ahead codebreakers: every candidate guess splits the
+//! possible codes into classes by feedback, and a rule scores the split.
+//! Ties go to a guess that is still possible, then to the lowest code.
+//! Candidates are all codes, one per class of equivalent guesses (see
+//! `symmetry.rs`).
+
+use super::super::code::{Code, score_packed};
+use super::super::consistent::Row;
+use super::super::spec::Spec;
+use super::super::symmetry::Symmetry;
+use super::{Breaker, DecisionCache, Knowledge, opener};
+use crate::search::SearchCtx;
+
+/// How a split is scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// Knuth: smallest largest class.
+    Knuth,
+    /// Kooi: most classes.
+    MostParts,
+    /// Most information: smallest sum of n ln n.
+    Entropy,
+    /// Irving: smallest expected class size (sum of n squared).
+    Expected,
+}
+
+impl Rule {
+    /// Lower is better.
+    fn cost(self, counts: &[u32]) -> f64 {
+        match self {
+            Rule::Knuth => counts.iter().copied().max().unwrap_or(0) as f64,
+            Rule::MostParts => -(counts.iter().filter(|&&n| n > 0).count() as f64),
+            Rule::Entropy => counts.iter().filter(|&&n| n > 1).map(|&n| n as f64 * (n as f64).ln()).sum(),
+            Rule::Expected => counts.iter().map(|&n| (n as u64 * n as u64) as f64).sum(),
+        }
+    }
+}
+
+/// Candidate guesses are all codes while there are at most this many.
+const ALL_GUESSES_LIMIT: u64 = 1 << 16;
+/// Above this many possible codes a split is estimated on a sample.
+const SAMPLE_LIMIT: usize = 20_000;
+
+/// The best guess by `rule` for the possible codes `set` after `rows`,
+/// with `universe` = every code when small enough.
+pub fn best_guess(spec: &Spec, rule: Rule, rows: &[Row], set: &[Code], universe: Option<&[Code]>) -> Code {
+    if set.len() <= 2 {
+        return set[0];
+    }
+    let guesses: Vec<Code> = rows.iter().map(|r| r.guess).collect();
+    let sym = Symmetry::of_position(spec, &guesses, set);
+    let candidates = match universe {
+        Some(u) => sym.filter(u),
+        None => {
+            let step = (set.len() / 2000).max(1);
+            sym.filter(&set.iter().copied().step_by(step).collect::<Vec<_>>())
+        }
+    };
+    let step = set.len().div_ceil(SAMPLE_LIMIT);
+    let sample: Vec<(u32, u128)> = set.iter().step_by(step).map(|&c| (c.0, spec.multiset(c))).collect();
+    // `set` is in increasing order.
+    let in_set = |c: Code| set.binary_search(&c).is_ok();
+    let p = spec.pegs;
+    let mut counts = vec![0u32; spec.feedback_slots()];
+    let mut best: Option<(f64, bool, Code)> = None;
+    for &g in &candidates {
+        counts.iter_mut().for_each(|c| *c = 0);
+        let gm = spec.multiset(g);
+        for &(c, cm) in &sample {
+            counts[score_packed(p, g.0, gm, c, cm) as usize] += 1;
+        }
+        let cost = rule.cost(&counts);
+        let better = match best {
+            None => true,
+            Some((b, b_in, _)) => cost < b - 1e-9 || (cost <= b + 1e-9 && !b_in && in_set(g)),
+        };
+        if better {
+            best = Some((cost, in_set(g), g));
+        }
+    }
+    best.map(|b| b.2).unwrap_or(set[0])
+}
+
+/// A breaker playing by one [`Rule`], remembering its decisions.
+pub struct Heuristic {
+    rule: Rule,
+    know: Knowledge,
+    universe: Option<(Spec, Vec<Code>)>,
+    cache: DecisionCache,
+    /// Use the cache of decisions (off to time every move afresh).
+    pub use_cache: bool,
+}
+
+impl Heuristic {
+    pub fn new(rule: Rule) -> Self {
+        Heuristic {
+            rule,
+            know: Knowledge::default(),
+            universe: None,
+            cache: Default::default(),
+            use_cache: true,
+        }
+    }
+}
+
+impl Breaker for Heuristic {
+    fn guess(&mut self, spec: &Spec, rows: &[Row], _ctx: &mut SearchCtx) -> Code {
+        let key = (*spec, rows.to_vec());
+        if self.use_cache
+            && let Some(&c) = self.cache.get(&key)
+        {
+            return c;
+        }
+        if spec.code_count() <= ALL_GUESSES_LIMIT && self.universe.as_ref().is_none_or(|u| u.0 != *spec) {
+            self.universe = Some((*spec, spec.all_codes()));
+        }
+        let universe = self.universe.as_ref().filter(|u| u.0 == *spec).map(|u| u.1.as_slice());
+        let g = match self.know.possible(spec, rows) {
+            Some([]) | None => opener(spec),
+            Some(set) => best_guess(spec, self.rule, rows, set, universe),
+        };
+        if self.use_cache {
+            self.cache.insert(key, g);
+        }
+        g
+    }
+}
