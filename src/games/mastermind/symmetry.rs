@@ -7,8 +7,11 @@
 //!   invariant under their permutations), and so are symbols that no
 //!   possible code holds (they match nothing; with repeats allowed, all of
 //!   them act as one symbol);
-//! - permutations of the positions that leave every guess played so far
-//!   unchanged (all of them before the first guess).
+//! - a permutation of the positions together with a relabelling of the
+//!   symbols played that maps every guess played so far onto itself
+//!   (before the first guess: every position permutation; after `1234`:
+//!   every one, with the matching relabelling; after `1122`: swapping the
+//!   halves with 1 <-> 2, among others).
 //!
 //! The representative kept is the smallest code of its class, so
 //! "lowest code" tie-breaks are unchanged.
@@ -25,8 +28,10 @@ pub struct Symmetry {
     /// Bit set of symbols no possible code holds, when they all act as one
     /// symbol (repeats allowed): only its smallest may be used.
     collapse: u16,
-    /// Position permutations other than the identity.
-    perms: Vec<[u8; 8]>,
+    /// Symmetries other than the identity: a position permutation `pi`
+    /// and a symbol map `sigma`, acting on a code as
+    /// `c'[i] = sigma[c[pi[i]]]`.
+    perms: Vec<([u8; 8], [u8; 16])>,
 }
 
 impl Symmetry {
@@ -53,13 +58,10 @@ impl Symmetry {
                 if perm.iter().enumerate().all(|(i, &j)| i == j as usize) {
                     return;
                 }
-                let fixes = guesses.iter().all(|g| {
-                    (0..spec.pegs).all(|i| g.peg(spec.pegs, i) == g.peg(spec.pegs, perm[i as usize]))
-                });
-                if fixes {
+                if let Some(sigma) = relabelling(spec.pegs, perm, guesses) {
                     let mut a = [0u8; 8];
                     a[..perm.len()].copy_from_slice(perm);
-                    perms.push(a);
+                    perms.push((a, sigma));
                 }
             });
         }
@@ -112,10 +114,10 @@ impl Symmetry {
         if c[..p] != pegs[..p] {
             return false;
         }
-        for perm in &self.perms {
+        for (perm, sigma) in &self.perms {
             let mut q = [0u8; 8];
             for i in 0..p {
-                q[i] = pegs[perm[i] as usize];
+                q[i] = sigma[pegs[perm[i] as usize] as usize];
             }
             if self.canon_symbols(&q[..p])[..p] < pegs[..p] {
                 return false;
@@ -131,6 +133,32 @@ impl Symmetry {
         }
         codes.iter().copied().filter(|&c| self.is_canonical(c)).collect()
     }
+}
+
+/// The symbol map `sigma` with `sigma[h[perm[i]]] = h[i]` for every guess
+/// `h` and position `i`, if it is a bijection (symbols never played map to
+/// themselves).
+fn relabelling(pegs: u8, perm: &[u8], guesses: &[Code]) -> Option<[u8; 16]> {
+    let mut sigma = [u8::MAX; 16];
+    let mut inverse = [u8::MAX; 16];
+    for h in guesses {
+        for i in 0..pegs {
+            let a = h.peg(pegs, perm[i as usize]) as usize;
+            let b = h.peg(pegs, i);
+            if sigma[a] == u8::MAX && inverse[b as usize] == u8::MAX {
+                sigma[a] = b;
+                inverse[b as usize] = a as u8;
+            } else if sigma[a] != b {
+                return None;
+            }
+        }
+    }
+    for (k, x) in sigma.iter_mut().enumerate() {
+        if *x == u8::MAX {
+            *x = k as u8;
+        }
+    }
+    Some(sigma)
 }
 
 fn permutations(p: &mut Vec<u8>, k: usize, f: &mut dyn FnMut(&[u8])) {
@@ -179,6 +207,17 @@ mod tests {
         assert!(!reps.contains(&s.parse_code("1154").unwrap()));
         assert!(!reps.contains(&s.parse_code("1146").unwrap()));
         assert!(!reps.contains(&s.parse_code("2113").unwrap()), "1213 is the same");
+        // After 1234 every position permutation is a symmetry (with the
+        // matching relabelling, acting as conjugation on 1234..): 2134 ~
+        // 1243 (transpositions), 4321 ~ 2143, 5123 ~ 1534 ~ 1254 ~ 1235.
+        let h = s.parse_code("1234").unwrap();
+        let reps = Symmetry::of_position(&s, &[h], &all).filter(&all);
+        for c in ["2134", "1324", "4321", "5123", "1534", "1254"] {
+            assert!(!reps.contains(&s.parse_code(c).unwrap()), "{c}");
+        }
+        for c in ["1234", "1243", "2143", "1111", "1235", "5555"] {
+            assert!(reps.contains(&s.parse_code(c).unwrap()), "{c}");
+        }
         // Every code is equivalent to exactly one representative: the
         // number of orbits is 1296 / group size at most.
         assert!(reps.len() < 1296 / 4);
@@ -189,5 +228,40 @@ mod tests {
         assert!(reps.contains(&s.parse_code("1134").unwrap()));
         assert!(!reps.contains(&s.parse_code("2134").unwrap()));
         assert!(!reps.contains(&s.parse_code("1234").unwrap()), "2 acts as 1");
+    }
+
+    /// Every code splits the possible set like some representative no
+    /// larger than itself (same sorted class sizes, same membership).
+    #[test]
+    fn representatives_cover_every_guess() {
+        use std::collections::HashMap;
+        let s = Spec::default();
+        let all = s.all_codes();
+        let secret = s.parse_code("3516").unwrap();
+        for history in [vec![], vec!["1234"], vec!["1122"], vec!["1123", "3345"], vec!["1234", "1256"]] {
+            let guesses: Vec<Code> = history.iter().map(|t| s.parse_code(t).unwrap()).collect();
+            let possible: Vec<Code> = all
+                .iter()
+                .copied()
+                .filter(|&c| guesses.iter().all(|&g| s.score(g, c) == s.score(g, secret)))
+                .collect();
+            let sig = |g: Code| {
+                let mut counts = vec![0u32; s.feedback_slots()];
+                for &c in &possible {
+                    counts[s.score(g, c).index(s.pegs) as usize] += 1;
+                }
+                counts.sort_unstable();
+                (counts, possible.contains(&g))
+            };
+            let sym = Symmetry::of_position(&s, &guesses, &possible);
+            let mut reps: HashMap<_, Code> = HashMap::new();
+            for r in sym.filter(&all) {
+                reps.entry(sig(r)).or_insert(r);
+            }
+            for &c in &all {
+                let r = reps.get(&sig(c));
+                assert!(r.is_some_and(|&r| r <= c), "{history:?}: {} has no representative", s.code_text(c));
+            }
+        }
     }
 }

@@ -68,12 +68,30 @@ pub struct Solver {
     spec: Spec,
     codes: Vec<Code>,
     n: usize,
+    /// Feedback of code i against code j as a dense class number
+    /// (`table[i * n + j]`, symmetric).
     table: Vec<u8>,
+    /// The same as one bit (`1 << class`), when there are at most 16
+    /// classes (4 pegs or fewer): sets are scanned by OR-ing these rows.
+    bits: Option<Vec<u16>>,
     win: u8,
-    slots: usize,
+    classes: usize,
+    /// Largest set taken by the bit scan (where every class bound is
+    /// `2m - 1`).
+    small: usize,
     lb: Vec<u32>,
     cache: HashMap<Vec<u16>, Entry, BuildHasherDefault<FxHasher>>,
     history: Vec<Code>,
+    masks: Vec<u16>,
+    /// Bit counts of 16-bit values (the default x86-64 target has no
+    /// popcount instruction).
+    pop16: Vec<u8>,
+    /// Symbols of each code, as a bit set.
+    symbols: Vec<u16>,
+    /// For a set of forbidden symbols: the codes without them.
+    allowed: HashMap<u16, Vec<u16>>,
+    /// Class buffers, one set per recursion depth.
+    pool: Vec<Vec<Vec<u16>>>,
     /// Search nodes (sets expanded).
     pub nodes: u64,
     aborted: bool,
@@ -88,22 +106,32 @@ impl Solver {
         let codes = spec.all_codes();
         let n = codes.len();
         let ms: Vec<u128> = codes.iter().map(|&c| spec.multiset(c)).collect();
-        let mut table = vec![0u8; n * n];
+        // Dense class numbers of the feedbacks that occur.
+        let slots = spec.feedback_slots();
+        let mut raw = vec![0u8; n * n];
+        let mut seen = vec![false; slots];
         for i in 0..n {
             for j in 0..n {
-                table[i * n + j] =
-                    super::super::code::score_packed(spec.pegs, codes[i].0, ms[i], codes[j].0, ms[j]);
+                let f = super::super::code::score_packed(spec.pegs, codes[i].0, ms[i], codes[j].0, ms[j]);
+                raw[i * n + j] = f;
+                seen[f as usize] = true;
             }
         }
-        let slots = spec.feedback_slots();
-        let win = spec.win().index(spec.pegs);
-        // K = non-winning feedbacks that occur at all.
-        let mut seen = vec![false; slots];
-        for &f in &table {
-            seen[f as usize] = true;
+        let mut dense = vec![0u8; slots];
+        let mut classes = 0usize;
+        for f in 0..slots {
+            if seen[f] {
+                dense[f] = classes as u8;
+                classes += 1;
+            }
         }
-        let k = seen.iter().filter(|&&s| s).count().saturating_sub(1).max(1) as u64;
-        let lb = (0..=n)
+        let table: Vec<u8> = raw.iter().map(|&f| dense[f as usize]).collect();
+        let win = dense[spec.win().index(spec.pegs) as usize];
+        let symbols: Vec<u16> = codes.iter().map(|c| c.symbol_set(spec.pegs)).collect();
+        let bits = (classes <= 16).then(|| table.iter().map(|&f| 1u16 << f).collect());
+        // K = non-winning feedbacks.
+        let k = (classes - 1).max(1) as u64;
+        let lb: Vec<u32> = (0..=n)
             .map(|m| {
                 let (mut rem, mut cost, mut level, mut cap) = (m as u64, 0u64, 1u64, 1u64);
                 while rem > 0 {
@@ -116,16 +144,24 @@ impl Solver {
                 cost as u32
             })
             .collect();
+        let small = (1..=n).take_while(|&m| lb[m] == 2 * m as u32 - 1).last().unwrap_or(1).min(32);
         Some(Solver {
             spec: *spec,
             codes,
             n,
             table,
+            bits,
             win,
-            slots,
+            classes,
+            small,
             lb,
             cache: HashMap::default(),
             history: Vec::new(),
+            masks: vec![0; n],
+            symbols,
+            allowed: HashMap::new(),
+            pop16: (0..=u16::MAX).map(|x| x.count_ones() as u8).collect(),
+            pool: Vec::new(),
             nodes: 0,
             aborted: false,
         })
@@ -177,6 +213,156 @@ impl Solver {
         self.solve_set(&all, &[], stop).map(|(v, g)| (v, self.code(g)))
     }
 
+    fn finish(&mut self, set: &[u16], budget: u32, found: Option<(u32, u16)>) -> Result<u32, u32> {
+        match found {
+            Some((v, g)) => {
+                self.cache.insert(set.to_vec(), Entry::Exact(v, g));
+                if v < budget { Ok(v) } else { Err(v) }
+            }
+            None => {
+                let e = self.cache.entry(set.to_vec()).or_insert(Entry::Lower(budget));
+                if let Entry::Lower(l) = e {
+                    *l = (*l).max(budget);
+                }
+                Err(budget)
+            }
+        }
+    }
+
+    /// Candidate guesses of a set with their bounds, by OR-ing bit rows:
+    /// the classes a guess makes give the bound `3m - classes - [possible]`
+    /// (every class bound is at least `2c - 1`), exact for sets of at most
+    /// `small` codes and refined by counting the class sizes otherwise; or
+    /// the answer at once when a guess splits the set into singletons.
+    #[inline(never)]
+    fn scan_bits(&mut self, set: &[u16], budget: u32) -> Result<Vec<u64>, Result<u32, u32>> {
+        let n = self.n;
+        let m = set.len() as u32;
+        let bits = self.bits.as_ref().expect("bit table");
+        self.masks.iter_mut().for_each(|x| *x = 0);
+        for &s in set {
+            let col = &bits[s as usize * n..(s as usize + 1) * n];
+            for (x, &b) in self.masks.iter_mut().zip(col) {
+                *x |= b;
+            }
+        }
+        let winbit = 1u16 << self.win;
+        let pop16 = &self.pop16;
+        let pop = |x: u16| pop16[x as usize] as u32;
+        for &g in set {
+            if pop(self.masks[g as usize]) == m {
+                return Err(self.finish(set, budget, Some((2 * m - 1, g))));
+            }
+        }
+        if budget <= 2 * m {
+            return Err(self.finish(set, 2 * m, None));
+        }
+        // A possible guess leaving one pair and singletons costs
+        // m + (m - 3) + 3 = 2m, as little as any guess left can.
+        for &g in set {
+            if pop(self.masks[g as usize]) + 1 == m {
+                return Err(self.finish(set, budget, Some((2 * m, g))));
+            }
+        }
+        let exact = set.len() <= self.small;
+        let mut counts = vec![0u32; self.classes];
+        let mut cands = Vec::new();
+        // Symbols no code of the set holds all act alike (with repeats):
+        // only the smallest of them is tried.
+        let present = set.iter().fold(0u16, |a, &c| a | self.symbols[c as usize]);
+        let absent = ((1u16 << self.spec.symbols()) - 1) & !present;
+        let forbidden = if self.spec.repeats && absent != 0 { absent & (absent - 1) } else { 0 };
+        if !self.allowed.contains_key(&forbidden) {
+            let list = (0..n as u16).filter(|&g| self.symbols[g as usize] & forbidden == 0).collect();
+            self.allowed.insert(forbidden, list);
+        }
+        let allowed = &self.allowed[&forbidden];
+        for &g in allowed {
+            let g = g as usize;
+            let x = self.masks[g];
+            let classes = pop(x);
+            if classes == 1 {
+                continue;
+            }
+            if classes == m {
+                return Err(self.finish(set, budget, Some((2 * m, g as u16))));
+            }
+            let possible = (x & winbit != 0) as u32;
+            let mut bound = 3 * m - classes - possible;
+            if bound >= budget {
+                continue;
+            }
+            if !exact {
+                counts.iter_mut().for_each(|c| *c = 0);
+                let row = &self.table[g * n..(g + 1) * n];
+                for &s in set {
+                    counts[row[s as usize] as usize] += 1;
+                }
+                bound = m + counts
+                    .iter()
+                    .enumerate()
+                    .filter(|&(f, _)| f != self.win as usize)
+                    .map(|(_, &c)| self.lb[c as usize])
+                    .sum::<u32>();
+                if bound >= budget {
+                    continue;
+                }
+            }
+            cands.push((((bound * 2 + 1 - possible) as u64) << 16) | g as u64);
+        }
+        Ok(cands)
+    }
+
+    /// Candidate guesses of any set with their bounds `n + sum of class
+    /// bounds`; or the answer at once (singleton splits).
+    #[inline(never)]
+    fn scan_large(&mut self, set: &[u16], budget: u32) -> Result<Vec<u64>, Result<u32, u32>> {
+        let n = set.len();
+        let n32 = n as u32;
+        let mut counts = vec![0u32; self.classes];
+        // Singleton split by a possible code: optimal.
+        for &g in set {
+            counts.iter_mut().for_each(|c| *c = 0);
+            let row = &self.table[g as usize * self.n..(g as usize + 1) * self.n];
+            if set.iter().all(|&s| {
+                let f = row[s as usize] as usize;
+                counts[f] += 1;
+                counts[f] == 1
+            }) {
+                return Err(self.finish(set, budget, Some((2 * n32 - 1, g))));
+            }
+        }
+        if budget <= 2 * n32 {
+            return Err(self.finish(set, 2 * n32, None));
+        }
+        let mut cands = Vec::new();
+        for g in 0..self.n {
+            counts.iter_mut().for_each(|c| *c = 0);
+            let row = &self.table[g * self.n..(g + 1) * self.n];
+            for &s in set {
+                counts[row[s as usize] as usize] += 1;
+            }
+            let possible = (counts[self.win as usize] == 1) as u32;
+            if counts.iter().all(|&c| c <= 1) {
+                return Err(self.finish(set, budget, Some((2 * n32, g as u16))));
+            }
+            if counts.iter().any(|&c| c as usize == n) {
+                continue; // learns nothing
+            }
+            let bound: u32 = n32
+                + counts
+                    .iter()
+                    .enumerate()
+                    .filter(|&(f, _)| f != self.win as usize)
+                    .map(|(_, &c)| self.lb[c as usize])
+                    .sum::<u32>();
+            if bound < budget {
+                cands.push((((bound * 2 + 1 - possible) as u64) << 16) | g as u64);
+            }
+        }
+        Ok(cands)
+    }
+
     /// `Ok(total)` if the optimum is below `budget`, else `Err(bound)` with
     /// the optimum >= bound >= budget.
     fn solve(&mut self, set: &[u16], budget: u32, stop: &mut dyn FnMut() -> bool) -> Result<u32, u32> {
@@ -201,65 +387,29 @@ impl Solver {
         if self.aborted {
             return Err(budget);
         }
-        let slots = self.slots;
-        let mut counts = vec![0u32; slots];
-        // Singleton split by a possible code: optimal.
-        for &g in set {
-            counts.iter_mut().for_each(|c| *c = 0);
-            let row = &self.table[g as usize * self.n..(g as usize + 1) * self.n];
-            if set.iter().all(|&s| {
-                let f = row[s as usize] as usize;
-                counts[f] += 1;
-                counts[f] == 1
-            }) {
-                self.cache.insert(set.to_vec(), Entry::Exact(floor, g));
-                return Ok(floor);
-            }
-        }
-        // Candidates with their bounds.
-        let present: Vec<Code> = set.iter().map(|&i| self.codes[i as usize]).collect();
-        let sym = Symmetry::of_position(&self.spec, &self.history, &present);
-        let mut cands: Vec<(u32, u16)> = Vec::new();
-        let n32 = n as u32;
-        for g in 0..self.n {
-            if !sym.is_trivial() && !sym.is_canonical(self.codes[g]) {
-                continue;
-            }
-            counts.iter_mut().for_each(|c| *c = 0);
-            let row = &self.table[g * self.n..(g + 1) * self.n];
-            for &s in set {
-                counts[row[s as usize] as usize] += 1;
-            }
-            let in_set = counts[self.win as usize] == 1;
-            if counts.iter().all(|&c| c <= 1) {
-                // Singletons by an impossible code: 2n, the least left.
-                let v = 2 * n32;
-                let r = if v < budget { Ok(v) } else { Err(v) };
-                self.cache.insert(set.to_vec(), Entry::Exact(v, g as u16));
-                return r;
-            }
-            if counts.iter().any(|&c| c as usize == n) {
-                continue; // learns nothing
-            }
-            let bound: u32 = n32
-                + counts
-                    .iter()
-                    .enumerate()
-                    .filter(|&(f, _)| f != self.win as usize)
-                    .map(|(_, &c)| self.lb[c as usize])
-                    .sum::<u32>();
-            if bound < budget {
-                cands.push((bound * 2 + !in_set as u32, g as u16));
-            }
-        }
+        let scanned =
+            if self.bits.is_some() { self.scan_bits(set, budget) } else { self.scan_large(set, budget) };
+        let mut cands = match scanned {
+            Ok(c) => c,
+            Err(r) => return r,
+        };
         cands.sort_unstable();
         let mut best = budget;
         let mut best_g = None;
-        let mut classes: Vec<Vec<u16>> = vec![Vec::new(); slots];
-        for &(key, g) in &cands {
-            let bound = key / 2;
+        let mut sym: Option<Symmetry> = None;
+        let mut classes = self.pool.pop().unwrap_or_default();
+        classes.resize(self.classes, Vec::new());
+        for &key in &cands {
+            let (bound, g) = ((key >> 17) as u32, key as u16);
             if bound >= best {
                 break;
+            }
+            let sym = sym.get_or_insert_with(|| {
+                let present: Vec<Code> = set.iter().map(|&i| self.codes[i as usize]).collect();
+                Symmetry::of_position(&self.spec, &self.history, &present)
+            });
+            if !sym.is_trivial() && !sym.is_canonical(self.codes[g as usize]) {
+                continue;
             }
             for c in classes.iter_mut() {
                 c.clear();
@@ -269,7 +419,7 @@ impl Solver {
                 classes[row[s as usize] as usize].push(s);
             }
             let mut order: Vec<usize> =
-                (0..slots).filter(|&f| f != self.win as usize && classes[f].len() >= 3).collect();
+                (0..self.classes).filter(|&f| f != self.win as usize && classes[f].len() >= 3).collect();
             order.sort_unstable_by_key(|&f| std::cmp::Reverse(classes[f].len()));
             let mut total = bound;
             let mut ok = true;
@@ -290,6 +440,7 @@ impl Solver {
             }
             self.history.pop();
             if self.aborted {
+                self.pool.push(classes);
                 return Err(budget);
             }
             if ok && total < best {
@@ -297,19 +448,8 @@ impl Solver {
                 best_g = Some(g);
             }
         }
-        match best_g {
-            Some(g) => {
-                self.cache.insert(set.to_vec(), Entry::Exact(best, g));
-                Ok(best)
-            }
-            None => {
-                let e = self.cache.entry(set.to_vec()).or_insert(Entry::Lower(budget));
-                if let Entry::Lower(l) = e {
-                    *l = (*l).max(budget);
-                }
-                Err(budget)
-            }
-        }
+        self.pool.push(classes);
+        self.finish(set, budget, best_g.map(|g| (best, g)))
     }
 }
 
