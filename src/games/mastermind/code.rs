@@ -206,12 +206,28 @@ impl Spec {
 /// the popcount of the multisets' AND.
 #[inline(always)]
 pub fn score_packed(pegs: u8, a: u32, am: u128, b: u32, bm: u128) -> u8 {
+    let black = pegs - mismatches(a, b);
+    let total = (am & bm).count_ones() as u8;
+    black * (pegs + 1) + total - black
+}
+
+/// Pegs where two packed codes differ: one flag bit per nibble, summed
+/// by a multiplication (no popcount instruction needed).
+#[inline(always)]
+pub fn mismatches(a: u32, b: u32) -> u8 {
     let mut x = a ^ b;
     x |= x >> 1;
     x |= x >> 2;
-    let black = pegs - (x & 0x1111_1111).count_ones() as u8;
+    ((((x & 0x1111_1111) as u64).wrapping_mul(0x1111_1111) >> 28) & 0xF) as u8
+}
+
+/// [`score_packed`] for variants whose multisets fit in 64 bits
+/// (pegs x symbols <= 64).
+#[inline(always)]
+pub fn score_narrow(pegs: u8, a: u32, am: u64, b: u32, bm: u64) -> u8 {
+    let black = pegs - mismatches(a, b);
     let total = (am & bm).count_ones() as u8;
-    black * (pegs + 1) + total - black
+    black * pegs + total
 }
 
 /// Black and white counts of a guess.

@@ -4,7 +4,7 @@
 //! Candidates are all codes, one per class of equivalent guesses (see
 //! `symmetry.rs`).
 
-use super::super::code::{Code, score_packed};
+use super::super::code::{Code, score_narrow, score_packed};
 use super::super::consistent::Row;
 use super::super::spec::Spec;
 use super::super::symmetry::Symmetry;
@@ -57,7 +57,13 @@ pub fn best_guess(spec: &Spec, rule: Rule, rows: &[Row], set: &[Code], universe:
         }
     };
     let step = set.len().div_ceil(SAMPLE_LIMIT);
-    let sample: Vec<(u32, u128)> = set.iter().step_by(step).map(|&c| (c.0, spec.multiset(c))).collect();
+    let sample: Vec<Code> = set.iter().copied().step_by(step).collect();
+    let codes: Vec<u32> = sample.iter().map(|c| c.0).collect();
+    let narrow = spec.pegs as u32 * spec.symbols() as u32 <= 64;
+    let wide: Vec<u128> =
+        if narrow { Vec::new() } else { sample.iter().map(|&c| spec.multiset(c)).collect() };
+    let ms: Vec<u64> =
+        if narrow { sample.iter().map(|&c| spec.multiset(c) as u64).collect() } else { Vec::new() };
     // `set` is in increasing order.
     let in_set = |c: Code| set.binary_search(&c).is_ok();
     let p = spec.pegs;
@@ -66,8 +72,15 @@ pub fn best_guess(spec: &Spec, rule: Rule, rows: &[Row], set: &[Code], universe:
     for &g in &candidates {
         counts.iter_mut().for_each(|c| *c = 0);
         let gm = spec.multiset(g);
-        for &(c, cm) in &sample {
-            counts[score_packed(p, g.0, gm, c, cm) as usize] += 1;
+        if narrow {
+            let gm = gm as u64;
+            for (&c, &cm) in codes.iter().zip(&ms) {
+                counts[score_narrow(p, g.0, gm, c, cm) as usize] += 1;
+            }
+        } else {
+            for (&c, &cm) in codes.iter().zip(&wide) {
+                counts[score_packed(p, g.0, gm, c, cm) as usize] += 1;
+            }
         }
         let cost = rule.cost(&counts);
         let better = match best {
