@@ -38,6 +38,8 @@ impl Rule {
 
 /// Candidate guesses are all codes while there are at most this many.
 const ALL_GUESSES_LIMIT: u64 = 1 << 16;
+/// Entropy opens with the fixed opener on variants of more codes.
+const OPENER_ABOVE: u64 = 10_000;
 /// Above this many possible codes a split is estimated on a sample.
 const SAMPLE_LIMIT: usize = 20_000;
 
@@ -128,9 +130,17 @@ impl Breaker for Heuristic {
             self.universe = Some((*spec, spec.all_codes()));
         }
         let universe = self.universe.as_ref().filter(|u| u.0 == *spec).map(|u| u.1.as_slice());
-        let g = match self.know.possible(spec, rows) {
-            Some([]) | None => opener(spec),
-            Some(set) => best_guess(spec, self.rule, rows, set, universe),
+        // On large variants entropy opens with the classic opener (11223 on
+        // 5 pegs): its own first choice, all symbols different, averages
+        // 5.54 guesses on 5x8 against 5.48 with 11223.
+        let fixed_opener = rows.is_empty() && self.rule == Rule::Entropy && spec.code_count() > OPENER_ABOVE;
+        let g = if fixed_opener {
+            opener(spec)
+        } else {
+            match self.know.possible(spec, rows) {
+                Some([]) | None => opener(spec),
+                Some(set) => best_guess(spec, self.rule, rows, set, universe),
+            }
         };
         if self.use_cache {
             self.cache.insert(key, g);
