@@ -197,7 +197,7 @@ impl Spec {
     /// (without looking at a particular guess).
     pub fn feedback_possible(&self, f: Feedback) -> bool {
         let p = self.pegs;
-        f.black + f.white <= p && !(f.black == p - 1 && f.white == 1)
+        f.black as u16 + f.white as u16 <= p as u16 && !(f.black == p - 1 && f.white == 1)
     }
 }
 
@@ -424,5 +424,6 @@ mod tests {
             .count();
         assert_eq!(n, 14);
         assert!(!d.feedback_possible(Feedback { black: 3, white: 1 }));
+        assert!(!d.feedback_possible("200B200W".parse().unwrap()));
     }
 }

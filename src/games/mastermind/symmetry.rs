@@ -126,6 +126,28 @@ impl Symmetry {
         true
     }
 
+    /// The representative of the class of `code` (the smallest code
+    /// equivalent to it).
+    pub fn canonical(&self, code: Code) -> Code {
+        let p = self.pegs as usize;
+        let mut pegs = [0u8; 8];
+        for (i, x) in pegs.iter_mut().enumerate().take(p) {
+            *x = code.peg(self.pegs, i as u8);
+        }
+        let mut best = self.canon_symbols(&pegs[..p]);
+        for (perm, sigma) in &self.perms {
+            let mut q = [0u8; 8];
+            for i in 0..p {
+                q[i] = sigma[pegs[perm[i] as usize] as usize];
+            }
+            let c = self.canon_symbols(&q[..p]);
+            if c[..p] < best[..p] {
+                best = c;
+            }
+        }
+        Code::from_pegs(&best[..p])
+    }
+
     /// The representatives among `codes`.
     pub fn filter(&self, codes: &[Code]) -> Vec<Code> {
         if self.is_trivial() {
@@ -261,6 +283,8 @@ mod tests {
             for &c in &all {
                 let r = reps.get(&sig(c));
                 assert!(r.is_some_and(|&r| r <= c), "{history:?}: {} has no representative", s.code_text(c));
+                let k = sym.canonical(c);
+                assert!(k <= c && sym.is_canonical(k) && sig(k) == sig(c), "{history:?}: {}", s.code_text(c));
             }
         }
     }

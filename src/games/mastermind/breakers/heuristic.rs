@@ -6,8 +6,10 @@
 
 use super::super::code::{Code, score_narrow, score_packed};
 use super::super::consistent::Row;
+use super::super::consistent::first_consistent;
 use super::super::spec::Spec;
 use super::super::symmetry::Symmetry;
+use super::genetic::Genetic;
 use super::{Breaker, DecisionCache, Knowledge, opener};
 use crate::search::SearchCtx;
 
@@ -54,8 +56,13 @@ pub fn best_guess(spec: &Spec, rule: Rule, rows: &[Row], set: &[Code], universe:
     let candidates = match universe {
         Some(u) => sym.filter(u),
         None => {
+            // Too many codes to try them all: a sample of the possible
+            // codes, each replaced by the representative of its class.
             let step = (set.len() / 2000).max(1);
-            sym.filter(&set.iter().copied().step_by(step).collect::<Vec<_>>())
+            let mut v: Vec<Code> = set.iter().step_by(step).map(|&c| sym.canonical(c)).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
         }
     };
     let step = set.len().div_ceil(SAMPLE_LIMIT);
@@ -119,7 +126,7 @@ impl Heuristic {
 }
 
 impl Breaker for Heuristic {
-    fn guess(&mut self, spec: &Spec, rows: &[Row], _ctx: &mut SearchCtx) -> Code {
+    fn guess(&mut self, spec: &Spec, rows: &[Row], ctx: &mut SearchCtx) -> Code {
         let key = (*spec, rows.to_vec());
         if self.use_cache
             && let Some(&c) = self.cache.get(&key)
@@ -138,8 +145,19 @@ impl Breaker for Heuristic {
             opener(spec)
         } else {
             match self.know.possible(spec, rows) {
-                Some([]) | None => opener(spec),
+                Some([]) => opener(spec),
                 Some(set) => best_guess(spec, self.rule, rows, set, universe),
+                None if rows.is_empty() => opener(spec),
+                // Too many possible codes to list: the rule chooses among
+                // consistent codes found by the genetic search.
+                None => {
+                    let mut found = Genetic::default().eligible(spec, rows, ctx.rng, 1);
+                    found.sort_unstable();
+                    match found.is_empty() {
+                        true => first_consistent(spec, rows).unwrap_or_else(|| opener(spec)),
+                        false => best_guess(spec, self.rule, rows, &found, None),
+                    }
+                }
             }
         };
         if self.use_cache {
