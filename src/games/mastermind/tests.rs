@@ -227,6 +227,16 @@ fn through_the_registry() {
     assert!(acts.iter().all(|(_, a)| a.len() == 2 && a[0].ends_with('B') && a[1].ends_with('W')));
     let any: &dyn AnyGame = m.as_ref();
     assert!(any.as_any().downcast_ref::<Match<Mastermind>>().is_some());
+    let mut m = new_game("Mastermind").unwrap();
+    m.configure(&options(&[("Secret", "3456")]), &mut rng);
+    for t in ["1122", "0B0W", "3456"] {
+        m.play_text(t).unwrap();
+    }
+    assert_eq!(m.valid_moves(), vec!["4B0W"]);
+    assert_eq!(m.game_string(), "Mastermind;InProgress;Maker[2];1122;0B0W;3456");
+    m.play_text("4b").unwrap();
+    assert_eq!(m.game_string(), "Mastermind;BreakerWins;Breaker[3];1122;0B0W;3456;4B0W;Secret=3456");
+    assert!(m.valid_moves().is_empty());
 }
 
 #[test]

@@ -76,31 +76,68 @@ pub fn best_guess(spec: &Spec, rule: Rule, rows: &[Row], set: &[Code], universe:
     // `set` is in increasing order.
     let in_set = |c: Code| set.binary_search(&c).is_ok();
     let p = spec.pegs;
-    let mut counts = vec![0u32; spec.feedback_slots()];
-    let mut best: Option<(f64, bool, Code)> = None;
-    for &g in &candidates {
-        counts.iter_mut().for_each(|c| *c = 0);
-        let gm = spec.multiset(g);
-        if narrow {
-            let gm = gm as u64;
-            for (&c, &cm) in codes.iter().zip(&ms) {
-                counts[score_narrow(p, g.0, gm, c, cm) as usize] += 1;
+    let evaluate = |cands: &[Code]| -> Option<Choice> {
+        let mut counts = vec![0u32; spec.feedback_slots()];
+        let mut best: Option<Choice> = None;
+        for &g in cands {
+            counts.iter_mut().for_each(|c| *c = 0);
+            let gm = spec.multiset(g);
+            if narrow {
+                let gm = gm as u64;
+                for (&c, &cm) in codes.iter().zip(&ms) {
+                    counts[score_narrow(p, g.0, gm, c, cm) as usize] += 1;
+                }
+            } else {
+                for (&c, &cm) in codes.iter().zip(&wide) {
+                    counts[score_packed(p, g.0, gm, c, cm) as usize] += 1;
+                }
             }
-        } else {
-            for (&c, &cm) in codes.iter().zip(&wide) {
-                counts[score_packed(p, g.0, gm, c, cm) as usize] += 1;
+            let choice = Choice { cost: rule.cost(&counts), possible: in_set(g), code: g };
+            if best.as_ref().is_none_or(|b| choice.better_than(b)) {
+                best = Some(choice);
             }
         }
-        let cost = rule.cost(&counts);
-        let better = match best {
-            None => true,
-            Some((b, b_in, _)) => cost < b - 1e-9 || (cost <= b + 1e-9 && !b_in && in_set(g)),
-        };
-        if better {
-            best = Some((cost, in_set(g), g));
+        best
+    };
+    // Large splits are shared between two threads.
+    let best = if candidates.len() * codes.len() >= PARALLEL_WORK && candidates.len() >= 2 {
+        let (a, b) = candidates.split_at(candidates.len() / 2);
+        let (ra, rb) = std::thread::scope(|scope| {
+            let h = scope.spawn(|| evaluate(b));
+            let ra = evaluate(a);
+            (ra, h.join().ok().flatten())
+        });
+        match (ra, rb) {
+            (Some(x), Some(y)) => Some(if y.better_than(&x) { y } else { x }),
+            (x, y) => x.or(y),
         }
+    } else {
+        evaluate(&candidates)
+    };
+    best.map(|b| b.code).unwrap_or(set[0])
+}
+
+/// Splits of at least this many scores use two threads.
+const PARALLEL_WORK: usize = 2_000_000;
+
+/// A scored candidate guess.
+struct Choice {
+    cost: f64,
+    possible: bool,
+    code: Code,
+}
+
+impl Choice {
+    /// Lower cost; on a tie a possible code, then the lower code.
+    fn better_than(&self, other: &Choice) -> bool {
+        if self.cost < other.cost - 1e-9 {
+            return true;
+        }
+        if self.cost > other.cost + 1e-9 {
+            return false;
+        }
+        (self.possible, std::cmp::Reverse(self.code)) > (other.possible, std::cmp::Reverse(other.code))
     }
-    best.map(|b| b.2).unwrap_or(set[0])
 }
 
 /// A breaker playing by one [`Rule`], remembering its decisions.
