@@ -17,7 +17,7 @@ use crate::search::{Player, SearchCtx};
 pub fn families() -> Vec<Family> {
     vec![
         Family::of::<crate::games::connect4::Connect4>(),
-        // Family::of::<crate::games::mastermind::Mastermind>(),
+        Family::of::<crate::games::mastermind::Mastermind>(),
         Family::of::<crate::games::hive::Hive>(),
     ]
 }

@@ -3,3 +3,4 @@
 
 pub mod connect4;
 pub mod hive;
+pub mod mastermind;

@@ -1,0 +1,348 @@
+//! Mastermind and its variants (Bulls and Cows, blanks, any size up to 8
+//! pegs x 10 symbols), with both roles.
+//!
+//! How it fits the [`Game`] trait: two sides alternate, the codebreaker
+//! (side 0, `Breaker`) whose moves are guesses (`1123`), and the codemaker
+//! (side 1, `Maker`) whose moves are feedbacks (`2B1W`). A row is a guess
+//! and its feedback, so TurnString `Breaker[3]` is the third row and
+//! `Maker[3]` its answer. The breaker wins (`BreakerWins`) with an all-black
+//! feedback; the maker wins (`MakerWins`) when the rows run out.
+//!
+//! The game may hold a secret (drawn in [`Game::configure`] from the `Seed`
+//! rng, or given by the `Secret` option): then the only legal feedback is
+//! the true one. Without a secret (`Codemaker` = `adversarial` or `none`),
+//! every feedback that at least one still-possible code would give is
+//! legal, and any other is refused with the reason. Once the game is over,
+//! the GameString ends with `Secret=<code>` when the secret is known.
+//!
+//! Every strategy answers as codemaker when asked to move on the maker's
+//! turn (true feedback if the game holds a secret, else the adversarial
+//! answer that keeps the most codes possible).
+
+mod analyze;
+mod bench;
+mod breakers;
+mod code;
+mod consistent;
+mod maker;
+mod spec;
+mod symmetry;
+
+pub use code::{Code, CodeError, Feedback, FeedbackError};
+pub use consistent::Row;
+pub use spec::{Spec, SpecError, Style};
+
+use std::hash::{Hash, Hasher};
+
+use rand::Rng;
+use rand::rngs::StdRng;
+
+use crate::game::{Game, MoveError, Outcome, Side, StrategySpec};
+use crate::options::{OptionSpec, OptionValues};
+use crate::search::SearchCtx;
+
+pub const BREAKER: Side = 0;
+pub const MAKER: Side = 1;
+
+/// A move: the breaker's guess or the maker's feedback.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MmMove {
+    Guess(Code),
+    Feedback(Feedback),
+}
+
+/// A Mastermind position (the [`Game`] implementation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mastermind {
+    spec: Spec,
+    rows: Vec<Row>,
+    /// The guess of the row being answered.
+    pending: Option<Code>,
+    secret: Option<Code>,
+}
+
+impl Mastermind {
+    pub fn new(spec: Spec) -> Mastermind {
+        Mastermind { spec, rows: Vec::new(), pending: None, secret: None }
+    }
+
+    pub fn spec(&self) -> &Spec {
+        &self.spec
+    }
+
+    /// Finished rows.
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    /// The guess waiting for its feedback.
+    pub fn pending(&self) -> Option<Code> {
+        self.pending
+    }
+
+    pub fn secret(&self) -> Option<Code> {
+        self.secret
+    }
+
+    /// Sets (or clears) the secret; only before the first move.
+    pub fn set_secret(&mut self, secret: Option<Code>) {
+        debug_assert!(self.rows.is_empty() && self.pending.is_none());
+        self.secret = secret.filter(|&c| self.spec.is_code(c));
+    }
+
+    /// A uniformly random code.
+    pub fn random_code(spec: &Spec, rng: &mut impl Rng) -> Code {
+        let mut pegs = Vec::with_capacity(spec.pegs as usize);
+        while pegs.len() < spec.pegs as usize {
+            let k = rng.random_range(0..spec.symbols());
+            if spec.repeats || !pegs.contains(&k) {
+                pegs.push(k);
+            }
+        }
+        Code::from_pegs(&pegs)
+    }
+
+    fn won(&self) -> bool {
+        self.rows.last().is_some_and(|r| r.feedback == self.spec.win())
+    }
+
+    fn feedback_error(&self, guess: Code, f: Feedback) -> Option<String> {
+        let s = &self.spec;
+        if !s.feedback_possible(f) {
+            return Some(format!(
+                "impossible feedback {f}: black + white must not exceed {} and {} black with 1 white cannot happen",
+                s.pegs,
+                s.pegs - 1
+            ));
+        }
+        if let Some(secret) = self.secret {
+            let t = s.score(guess, secret);
+            return (t != f).then(|| format!("wrong feedback {f}: the secret gives {t}"));
+        }
+        let last = Row { guess, feedback: f };
+        match consistent::first_contradiction(s, &self.rows, last)? {
+            0 => Some(format!("no code gives {f} to {}", s.code_text(guess))),
+            r => Some(format!(
+                "no code fits: {f} contradicts row {r} ({} {})",
+                s.code_text(self.rows[r - 1].guess),
+                self.rows[r - 1].feedback
+            )),
+        }
+    }
+}
+
+impl Game for Mastermind {
+    type Move = MmMove;
+
+    const FAMILY: &'static str = "Mastermind";
+    const DEFAULT_TYPE: &'static str = "Mastermind";
+    const TYPE_GRAMMAR: &'static str =
+        "Mastermind[+PxS][+letters|+colours][+blanks][+norepeat][+rowsN] (P 1..8, S 2..10, N 1..50)";
+
+    fn parse_type(s: &str) -> Option<Result<Self, String>> {
+        if !s.trim().to_ascii_lowercase().starts_with("mastermind") {
+            return None;
+        }
+        Some(s.parse::<Spec>().map(Mastermind::new).map_err(|e| e.0))
+    }
+
+    /// `Secret` (a code) fixes the secret; else `Codemaker` = `random`
+    /// draws one from `rng`; `adversarial` and `none` keep no secret.
+    fn configure(&mut self, options: &OptionValues, rng: &mut StdRng) {
+        let given = options.get_str("Secret").unwrap_or("").trim();
+        let secret = if !given.is_empty() {
+            match self.spec.parse_code(given) {
+                Ok(c) => Some(c),
+                Err(e) => {
+                    log::warn!("option Secret '{given}' ignored: {e}");
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let mode = options.get_str("Codemaker").unwrap_or("random");
+        let secret = secret.or_else(|| {
+            mode.eq_ignore_ascii_case("random").then(|| Mastermind::random_code(&self.spec, rng))
+        });
+        self.set_secret(secret);
+    }
+
+    fn game_type(&self) -> String {
+        self.spec.to_string()
+    }
+
+    fn side_names(&self) -> [&'static str; 2] {
+        ["Breaker", "Maker"]
+    }
+
+    fn side_to_move(&self) -> Side {
+        if self.pending.is_some() { MAKER } else { BREAKER }
+    }
+
+    fn ply(&self) -> usize {
+        2 * self.rows.len() + self.pending.is_some() as usize
+    }
+
+    fn legal_moves(&self, out: &mut Vec<MmMove>) {
+        if self.outcome().is_some() {
+            return;
+        }
+        match (self.pending, self.secret) {
+            (None, _) => out.extend(self.spec.all_codes().into_iter().map(MmMove::Guess)),
+            (Some(g), Some(secret)) => out.push(MmMove::Feedback(self.spec.score(g, secret))),
+            (Some(g), None) => out.extend(
+                consistent::possible_feedbacks(&self.spec, &self.rows, g).into_iter().map(MmMove::Feedback),
+            ),
+        }
+    }
+
+    fn play(&mut self, mv: MmMove) {
+        match mv {
+            MmMove::Guess(g) => self.pending = Some(g),
+            MmMove::Feedback(f) => {
+                if let Some(guess) = self.pending.take() {
+                    self.rows.push(Row { guess, feedback: f });
+                }
+            }
+        }
+    }
+
+    fn undo(&mut self, mv: MmMove) {
+        match mv {
+            MmMove::Guess(_) => self.pending = None,
+            MmMove::Feedback(_) => self.pending = self.rows.pop().map(|r| r.guess),
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.won() {
+            Some(Outcome::Win(BREAKER))
+        } else if self.pending.is_none() && self.rows.len() >= self.spec.rows as usize {
+            Some(Outcome::Win(MAKER))
+        } else {
+            None
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.spec.hash(&mut h);
+        self.rows.hash(&mut h);
+        self.pending.hash(&mut h);
+        h.finish()
+    }
+
+    fn parse_move(&self, s: &str) -> Result<MmMove, MoveError> {
+        match self.pending {
+            None => {
+                let c = self.spec.parse_code(s).map_err(|e| MoveError::Parse(e.to_string()))?;
+                if self.outcome().is_some() {
+                    return Err(MoveError::GameOver);
+                }
+                Ok(MmMove::Guess(c))
+            }
+            Some(g) => {
+                let f: Feedback = s.parse().map_err(|e: FeedbackError| MoveError::Parse(e.to_string()))?;
+                match self.feedback_error(g, f) {
+                    Some(reason) => Err(MoveError::Illegal(reason)),
+                    None => Ok(MmMove::Feedback(f)),
+                }
+            }
+        }
+    }
+
+    fn format_move(&self, mv: MmMove) -> String {
+        match mv {
+            MmMove::Guess(c) => self.spec.code_text(c).to_string(),
+            MmMove::Feedback(f) => f.to_string(),
+        }
+    }
+
+    /// A guess is one action per peg (its symbol); a feedback is two
+    /// actions, `2B` then `1W`.
+    fn actions(&self, mv: MmMove) -> Vec<String> {
+        match mv {
+            MmMove::Guess(c) => (0..self.spec.pegs)
+                .map(|i| self.spec.symbol_char(c.peg(self.spec.pegs, i)).to_string())
+                .collect(),
+            MmMove::Feedback(f) => vec![format!("{}B", f.black), format!("{}W", f.white)],
+        }
+    }
+
+    /// `Secret=<code>` once the game is over, if the secret is known.
+    fn game_string_extra(&self) -> Option<String> {
+        let secret = self.secret?;
+        self.outcome().map(|_| format!("Secret={}", self.spec.code_text(secret)))
+    }
+
+    fn render(&self, color: bool) -> String {
+        render(self, color)
+    }
+
+    fn options() -> Vec<OptionSpec> {
+        let names: Vec<&'static str> = Self::strategies().iter().map(|s| s.name).collect();
+        vec![
+            OptionSpec::choice("Strategy", "entropy", &names, "Mastermind codebreaker strategy"),
+            OptionSpec::choice(
+                "Codemaker",
+                "random",
+                &["random", "adversarial", "none"],
+                "random: the game holds a secret drawn from Seed; adversarial/none: no secret (a person or the adversarial engine answers)",
+            ),
+            OptionSpec::string("Secret", "", "the secret code of new games (overrides Codemaker)"),
+        ]
+    }
+
+    fn strategies() -> Vec<StrategySpec<Self>> {
+        breakers::strategies()
+    }
+
+    fn analyze(&self, args: &str, ctx: &mut SearchCtx) -> Result<Vec<String>, String> {
+        analyze::analyze(self, args, ctx)
+    }
+
+    fn bench(args: &[String], out: &mut dyn std::io::Write) -> Result<(), String> {
+        bench::bench(args, out)
+    }
+}
+
+fn render(g: &Mastermind, color: bool) -> String {
+    let s = &g.spec;
+    let mut out = String::new();
+    let code = |c: Code| -> String {
+        if !color || s.style != Style::Colours {
+            return s.code_text(c).to_string();
+        }
+        const ANSI: [&str; 10] = ["31", "32", "34", "33", "38;5;208", "35", "97", "90", "36", "95"];
+        (0..s.pegs)
+            .map(|i| {
+                let k = c.peg(s.pegs, i);
+                match ANSI.get(k as usize).filter(|_| k < s.colours) {
+                    Some(a) => format!("\x1b[{a}m{}\x1b[0m", s.symbol_char(k)),
+                    None => s.symbol_char(k).to_string(),
+                }
+            })
+            .collect()
+    };
+    for (i, r) in g.rows.iter().enumerate() {
+        out.push_str(&format!("{:>2}  {}  {}\n", i + 1, code(r.guess), r.feedback));
+    }
+    if let Some(p) = g.pending {
+        out.push_str(&format!("{:>2}  {}  ?\n", g.rows.len() + 1, code(p)));
+    }
+    let status = match g.outcome() {
+        Some(Outcome::Win(BREAKER)) => format!("Breaker wins in {} guesses", g.rows.len()),
+        Some(_) => match g.secret {
+            Some(c) => format!("Maker wins; the secret was {}", code(c)),
+            None => "Maker wins".to_string(),
+        },
+        None if g.pending.is_some() => "Maker to answer".to_string(),
+        None => format!("Breaker to guess (row {} of {})", g.rows.len() + 1, s.rows),
+    };
+    out.push_str(&status);
+    out
+}
+
+#[cfg(test)]
+mod tests;
