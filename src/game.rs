@@ -130,6 +130,27 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
+    /// A GameString token that is not a move (Mastermind's
+    /// `Secret=1234`): applied to the fresh game before its moves are
+    /// replayed. `Ok(false)`: not an extra of this game.
+    fn apply_extra(&mut self, _token: &str) -> Result<bool, String> {
+        Ok(false)
+    }
+    /// Called on a fresh, configured game before the moves of a GameString
+    /// are replayed: hidden state drawn by `configure` that the string does
+    /// not carry (a random secret) must be dropped. Default: nothing.
+    fn before_replay(&mut self) {}
+    /// Hidden state a save file keeps as an extra token, even mid-game
+    /// (Mastermind: `Secret=1234`). Default: none.
+    fn private_extra(&self) -> Option<String> {
+        None
+    }
+    /// True if `legal_moves` would be too many to list (`validmoves`,
+    /// `movetree` then answer `err`); the message says why.
+    fn too_many_moves(&self) -> Option<String> {
+        None
+    }
+
     // ----- presentation --------------------------------------------------
     /// The board drawn as text for a person; `color` enables ANSI colours.
     fn render(&self, color: bool) -> String;

@@ -116,6 +116,14 @@ pub trait AnyGame: Send {
     fn clone_box(&self) -> Box<dyn AnyGame>;
     /// Makes the AI named by `options`' `Strategy`.
     fn new_player(&self, options: &OptionValues) -> Result<Box<dyn AnyPlayer>, String>;
+    /// See [`Game::apply_extra`]; only on a game with no move played.
+    fn apply_extra(&mut self, token: &str) -> Result<bool, String>;
+    /// See [`Game::before_replay`].
+    fn before_replay(&mut self);
+    /// See [`Game::private_extra`].
+    fn private_extra(&self) -> Option<String>;
+    /// See [`Game::too_many_moves`].
+    fn too_many_moves(&self) -> Option<String>;
     /// See [`Game::configure`]; only on a game with no move played.
     fn configure(&mut self, options: &OptionValues, rng: &mut StdRng);
     fn as_any(&self) -> &dyn Any;
@@ -261,6 +269,19 @@ impl<G: Game> AnyGame for Match<G> {
             .or_else(|| specs.first())
             .ok_or_else(|| format!("{} has no strategies", G::FAMILY))?;
         Ok(Box::new(PlayerBox::<G> { name: spec.name, inner: (spec.make)(options) }))
+    }
+    fn apply_extra(&mut self, token: &str) -> Result<bool, String> {
+        debug_assert!(self.moves.is_empty());
+        self.pos.apply_extra(token)
+    }
+    fn before_replay(&mut self) {
+        self.pos.before_replay()
+    }
+    fn private_extra(&self) -> Option<String> {
+        self.pos.private_extra()
+    }
+    fn too_many_moves(&self) -> Option<String> {
+        self.pos.too_many_moves()
     }
     fn configure(&mut self, options: &OptionValues, rng: &mut StdRng) {
         debug_assert!(self.moves.is_empty());

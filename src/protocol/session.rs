@@ -335,6 +335,9 @@ impl<W: Write + Send + 'static> Session<W> {
             }
             Command::ValidMoves => {
                 let g = self.live_game()?;
+                if let Some(why) = g.too_many_moves() {
+                    return err(why);
+                }
                 Ok(vec![g.valid_moves().join(";")])
             }
             Command::SetOption { name, value } => {
@@ -359,6 +362,9 @@ impl<W: Write + Send + 'static> Session<W> {
             }
             Command::MoveTree { json } => {
                 let g = self.live_game()?;
+                if let Some(why) = g.too_many_moves() {
+                    return err(why);
+                }
                 let tree = movetree::build(&g.move_actions());
                 Ok(if json { vec![tree.to_json()] } else { tree.to_text() })
             }
@@ -380,12 +386,15 @@ impl<W: Write + Send + 'static> Session<W> {
                     .iter()
                     .filter_map(|s| values.get(s.name).map(|v| (s.name.to_string(), v.to_string())))
                     .collect();
-                let file = SaveFile {
-                    format: saves::FORMAT.into(),
-                    version: saves::VERSION,
-                    game: g.game_string(),
-                    options,
-                };
+                // The save keeps hidden state too (a secret mid-game).
+                let mut game = g.game_string();
+                if let Some(extra) = g.private_extra()
+                    && !game.ends_with(&format!(";{extra}"))
+                {
+                    game.push(';');
+                    game.push_str(&extra);
+                }
+                let file = SaveFile { format: saves::FORMAT.into(), version: saves::VERSION, game, options };
                 self.saves.save(&name, &file).map_err(Failure::Err)?;
                 Ok(vec![format!("saved {name}")])
             }
@@ -476,7 +485,15 @@ impl<W: Write + Send + 'static> Session<W> {
             fields.pop();
         }
         check_state_and_turn(g.as_ref(), fields[1], fields[2])?;
-        let moves: Vec<String> = fields[3..].iter().map(|s| s.to_string()).collect();
+        // Hidden state the string does not carry is dropped; extras the
+        // game recognises (Mastermind's `Secret=...`) are applied first.
+        g.before_replay();
+        let mut moves: Vec<String> = Vec::new();
+        for t in &fields[3..] {
+            if !g.apply_extra(t).map_err(Failure::Err)? {
+                moves.push(t.to_string());
+            }
+        }
         replay(g.as_mut(), &moves, 0)?;
         Ok(g)
     }
@@ -514,11 +531,21 @@ impl<W: Write + Send + 'static> Session<W> {
         if let Some(s) = self.engine_specs.iter().find(|s| s.name.eq_ignore_ascii_case(name)) {
             return Some((None, s.clone()));
         }
-        let (fam, short) = match name.split_once('.') {
-            Some((f, n)) => (registry::family_by_name(f)?, n),
-            None => (self.family, name),
+        let find = |fam: Family, short: &str| {
+            fam.options()
+                .into_iter()
+                .find(|s| s.name.eq_ignore_ascii_case(short))
+                .map(|s| (Some(fam.name), s))
         };
-        fam.options().into_iter().find(|s| s.name.eq_ignore_ascii_case(short)).map(|s| (Some(fam.name), s))
+        if let Some((f, n)) = name.split_once('.') {
+            return find(registry::family_by_name(f)?, n);
+        }
+        // The current family first; else the one other family that has it.
+        find(self.family, name).or_else(|| {
+            let mut found = registry::families().into_iter().filter_map(|f| find(f, name));
+            let first = found.next()?;
+            found.next().is_none().then_some(first)
+        })
     }
 
     fn value_of(&self, scope: Option<&'static str>, spec: &OptionSpec) -> OptionValue {

@@ -59,11 +59,14 @@ pub struct Mastermind {
     /// The guess of the row being answered.
     pending: Option<Code>,
     secret: Option<Code>,
+    /// True if the secret was drawn at random by `configure` (dropped when
+    /// a GameString is replayed, since the string does not carry it).
+    drawn: bool,
 }
 
 impl Mastermind {
     pub fn new(spec: Spec) -> Mastermind {
-        Mastermind { spec, rows: Vec::new(), pending: None, secret: None }
+        Mastermind { spec, rows: Vec::new(), pending: None, secret: None, drawn: false }
     }
 
     pub fn spec(&self) -> &Spec {
@@ -162,10 +165,42 @@ impl Game for Mastermind {
             None
         };
         let mode = options.get_str("Codemaker").unwrap_or("random");
-        let secret = secret.or_else(|| {
-            mode.eq_ignore_ascii_case("random").then(|| Mastermind::random_code(&self.spec, rng))
-        });
+        self.drawn = secret.is_none() && mode.eq_ignore_ascii_case("random");
+        let secret = secret.or_else(|| self.drawn.then(|| Mastermind::random_code(&self.spec, rng)));
         self.set_secret(secret);
+    }
+
+    /// `Secret=<code>` fixes the secret of a replayed game.
+    fn apply_extra(&mut self, token: &str) -> Result<bool, String> {
+        let Some((k, v)) = token.split_once('=') else { return Ok(false) };
+        if !k.trim().eq_ignore_ascii_case("secret") {
+            return Ok(false);
+        }
+        let code = self.spec.parse_code(v.trim()).map_err(|e| format!("bad Secret '{}': {e}", v.trim()))?;
+        self.set_secret(Some(code));
+        self.drawn = false;
+        Ok(true)
+    }
+
+    /// A GameString carries the secret only once the game is over: a game
+    /// in progress is replayed without the secret drawn at random.
+    fn before_replay(&mut self) {
+        if self.drawn {
+            self.set_secret(None);
+            self.drawn = false;
+        }
+    }
+
+    fn private_extra(&self) -> Option<String> {
+        self.secret.map(|c| format!("Secret={}", self.spec.code_text(c)))
+    }
+
+    fn too_many_moves(&self) -> Option<String> {
+        const MAX: u64 = 100_000;
+        let n = self.spec.code_count();
+        (self.pending.is_none() && n > MAX).then(|| {
+            format!("too many moves to list: every one of the {n} codes of {} is a valid guess", self.spec)
+        })
     }
 
     fn game_type(&self) -> String {
