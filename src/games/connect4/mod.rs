@@ -4,13 +4,19 @@
 //! column digits `1`..`W`, the notation of the standard benchmark sets; a
 //! position is its string of columns (`4453`).
 
+mod analysis;
+mod bench;
 mod board;
 mod eval;
 mod players;
+mod solve_cmd;
+pub mod solver;
+mod tt;
 
 pub use board::Board;
 
 use std::fmt;
+use std::io::{BufRead, Write};
 
 use crate::game::{Game, MoveError, Outcome, Side, StrategySpec};
 use crate::options::OptionSpec;
@@ -213,6 +219,14 @@ impl Game for Connect4 {
 
     fn strategies() -> Vec<StrategySpec<Self>> {
         players::strategies()
+    }
+
+    fn bench(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+        bench::run(args, out)
+    }
+
+    fn solve(&self, args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), String> {
+        solve_cmd::run(self, args, input, out)
     }
 }
 

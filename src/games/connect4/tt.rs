@@ -1,0 +1,120 @@
+//! The solver's transposition table: one proven bound (upper or lower) of
+//! the score per position, always-replace, sized in MB.
+//!
+//! The position key is multiplied by an odd constant (a bijection on 64-bit
+//! words); the top `bits` bits of the product pick the slot and the low
+//! `64 - bits` bits (at most 48) are stored, so an entry identifies its
+//! position exactly: no false hits, for any board size. Each entry also
+//! holds a generation number, so clearing the table is O(1) (a real wipe
+//! happens only when the generation wraps).
+
+/// Odd multiplier (from the golden ratio).
+const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
+/// At least 2^16 slots, so the stored part fits in 48 bits.
+const MIN_BITS: u32 = 16;
+
+/// A stored bound of a position's score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is at most this.
+    Upper(i32),
+    /// The score is at least this.
+    Lower(i32),
+}
+
+pub struct Table {
+    slots: Vec<u64>,
+    bits: u32,
+    generation: u64,
+}
+
+impl Table {
+    /// A table of at most `mb` megabytes (at least 512 KB).
+    pub fn with_mb(mb: usize) -> Table {
+        let want = mb.max(1).saturating_mul(1 << 20) / 8;
+        let bits = (usize::BITS - 1 - want.leading_zeros()).clamp(MIN_BITS, 40);
+        Table { slots: vec![0; 1usize << bits], bits, generation: 1 }
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * 8
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        self.generation += 1;
+        if self.generation == 256 {
+            self.slots.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+    }
+
+    #[inline]
+    fn split(&self, key: u64) -> (usize, u64) {
+        let h = key.wrapping_mul(MUL);
+        ((h >> (64 - self.bits)) as usize, h & ((1u64 << (64 - self.bits)) - 1))
+    }
+
+    /// The bound stored for `key`, if any.
+    #[inline]
+    pub fn get(&self, key: u64) -> Option<Bound> {
+        let (i, rest) = self.split(key);
+        let e = self.slots[i];
+        if e >> 16 != rest || (e >> 8) & 0xFF != self.generation {
+            return None;
+        }
+        let v = (e & 0x7F) as i32 - 64;
+        Some(if e & 0x80 != 0 { Bound::Lower(v) } else { Bound::Upper(v) })
+    }
+
+    /// Stores a bound for `key` (|score| < 64), replacing the slot.
+    #[inline]
+    pub fn put(&mut self, key: u64, bound: Bound) {
+        let (i, rest) = self.split(key);
+        let (v, flag) = match bound {
+            Bound::Upper(v) => (v, 0),
+            Bound::Lower(v) => (v, 0x80),
+        };
+        debug_assert!((-64..64).contains(&v));
+        self.slots[i] = rest << 16 | self.generation << 8 | flag | (v + 64) as u64 & 0x7F;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_clears() {
+        let mut t = Table::with_mb(1);
+        assert_eq!(t.bytes(), 1 << 20);
+        t.put(12345, Bound::Lower(-7));
+        t.put(999, Bound::Upper(21));
+        assert_eq!(t.get(12345), Some(Bound::Lower(-7)));
+        assert_eq!(t.get(999), Some(Bound::Upper(21)));
+        assert_eq!(t.get(1000), None);
+        t.clear();
+        assert_eq!(t.get(12345), None);
+        // Generations wrap with a real wipe.
+        t.put(5, Bound::Upper(0));
+        for _ in 0..300 {
+            t.clear();
+            assert_eq!(t.get(5), None);
+        }
+    }
+
+    #[test]
+    fn keys_sharing_a_slot_are_told_apart() {
+        let t0 = Table::with_mb(1);
+        let (i, _) = t0.split(77);
+        // Find another key in the same slot.
+        let other = (78u64..).find(|&k| t0.split(k).0 == i).unwrap();
+        let mut t = t0;
+        t.put(77, Bound::Lower(3));
+        assert_eq!(t.get(other), None);
+        t.put(other, Bound::Upper(-2));
+        assert_eq!(t.get(77), None);
+        assert_eq!(t.get(other), Some(Bound::Upper(-2)));
+    }
+}
