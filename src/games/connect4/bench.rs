@@ -36,6 +36,10 @@ struct Args {
     /// Do not share table entries between mirror positions.
     #[arg(long)]
     no_symmetry: bool,
+    /// Also print one line per position: moves, expected, found, nodes,
+    /// microseconds.
+    #[arg(long)]
+    verbose: bool,
 }
 
 /// Totals of one file.
@@ -45,6 +49,8 @@ pub struct FileStats {
     pub correct: usize,
     pub invalid: usize,
     pub time: Duration,
+    /// CPU time of the whole file (Linux only): robust on a busy machine.
+    pub cpu: Option<Duration>,
     pub nodes: u64,
 }
 
@@ -61,6 +67,9 @@ impl FileStats {
             self.nodes as f64 / n,
             if secs > 0.0 { self.nodes as f64 / secs / 1e6 } else { 0.0 },
         );
+        if let Some(c) = self.cpu {
+            s.push_str(&format!(" mean_cpu {}", human_time(c.as_secs_f64() / n)));
+        }
         if self.invalid > 0 {
             s.push_str(&format!(" invalid_lines {}", self.invalid));
         }
@@ -85,8 +94,10 @@ pub fn bench_text(
     text: &str,
     limit: Option<usize>,
     weak: bool,
+    mut each: impl FnMut(String),
 ) -> FileStats {
     let mut st = FileStats::default();
+    let cpu0 = thread_cpu_time();
     for line in text.lines().filter(|l| !l.trim().is_empty()).take(limit.unwrap_or(usize::MAX)) {
         st.positions += 1;
         let mut it = line.split_whitespace();
@@ -103,8 +114,10 @@ pub fn bench_text(
         let nodes = solver.nodes;
         let t = Instant::now();
         let r = solver.solve(Pos::from(&g.board), weak);
-        st.time += t.elapsed();
+        let dt = t.elapsed();
+        st.time += dt;
         st.nodes += solver.nodes - nodes;
+        each(format!("{moves} {expected} {} {} {}", r.lo, solver.nodes - nodes, dt.as_micros()));
         let ok = if weak { r.sign() == Some(expected.signum()) } else { r.is_exact() && r.lo == expected };
         if ok {
             st.correct += 1;
@@ -112,7 +125,15 @@ pub fn bench_text(
             log::warn!("{moves}: expected {expected}, got {r:?}");
         }
     }
+    st.cpu = thread_cpu_time().zip(cpu0).map(|(b, a)| b.saturating_sub(a));
     st
+}
+
+/// CPU time of the current thread, from `/proc/thread-self/schedstat`
+/// (its first field is nanoseconds on the CPU); `None` elsewhere.
+fn thread_cpu_time() -> Option<Duration> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok().map(Duration::from_nanos)
 }
 
 /// `Game::bench` of Connect Four.
@@ -128,7 +149,15 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     solver.symmetry = !a.no_symmetry;
     for f in &a.files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
-        let st = bench_text(&empty, &mut solver, &text, a.limit, a.weak);
+        let mut lines = Vec::new();
+        let st = bench_text(&empty, &mut solver, &text, a.limit, a.weak, |l| {
+            if a.verbose {
+                lines.push(l)
+            }
+        });
+        for l in lines {
+            writeln!(out, "{l}").map_err(|e| e.to_string())?;
+        }
         let name = f.file_name().map_or_else(|| f.display().to_string(), |n| n.to_string_lossy().to_string());
         writeln!(out, "{}", st.line(&name)).map_err(|e| e.to_string())?;
         out.flush().map_err(|e| e.to_string())?;

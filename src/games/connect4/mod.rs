@@ -8,6 +8,7 @@ mod analysis;
 mod bench;
 mod board;
 mod eval;
+mod perfect;
 mod players;
 mod solve_cmd;
 pub mod solver;
@@ -20,6 +21,8 @@ use std::io::{BufRead, Write};
 
 use crate::game::{Game, MoveError, Outcome, Side, StrategySpec};
 use crate::options::OptionSpec;
+use crate::search::SearchCtx;
+use solver::Solver;
 
 /// A Connect Four position (the [`Game`] implementation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -212,13 +215,37 @@ impl Game for Connect4 {
     fn options() -> Vec<OptionSpec> {
         let names: Vec<&'static str> = Self::strategies().iter().map(|s| s.name).collect();
         vec![
-            OptionSpec::choice("Strategy", "attack", &names, "Connect Four AI player"),
+            OptionSpec::choice("Strategy", "perfect", &names, "Connect Four AI player"),
             OptionSpec::int("Depth", 8, 1, 64, "search depth of attack when go gives none"),
+            OptionSpec::bool("Weak", false, "perfect: win/draw/loss only (faster)"),
+            OptionSpec::bool("Variety", false, "perfect: random choice among equally good moves"),
+            OptionSpec::int(
+                "Skill",
+                perfect::MAX_SKILL,
+                0,
+                perfect::MAX_SKILL,
+                "perfect: 0 random ... 20 perfect (moves drawn by score with a temperature)",
+            ),
         ]
     }
 
     fn strategies() -> Vec<StrategySpec<Self>> {
         players::strategies()
+    }
+
+    /// `analyze [weak]`: the score of every column on one line (see
+    /// `analysis.rs` for the markers).
+    fn analyze(&self, args: &str, ctx: &mut SearchCtx) -> Result<Vec<String>, String> {
+        let weak = match args.trim().to_ascii_lowercase().as_str() {
+            "" => false,
+            "weak" => true,
+            other => return Err(format!("analyze takes no argument or 'weak', not '{other}'")),
+        };
+        let mut solver = Solver::new(self.board.width(), self.board.height(), perfect::hash_mb(ctx.options));
+        solver.set_budget(perfect::budget_of(ctx, 0, 1.0));
+        let line = analysis::column_line(&mut solver, self, weak);
+        ctx.nodes += solver.nodes;
+        Ok(vec![line])
     }
 
     fn bench(args: &[String], out: &mut dyn Write) -> Result<(), String> {

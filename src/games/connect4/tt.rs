@@ -33,7 +33,12 @@ impl Table {
     pub fn with_mb(mb: usize) -> Table {
         let want = mb.max(1).saturating_mul(1 << 20) / 8;
         let bits = (usize::BITS - 1 - want.leading_zeros()).clamp(MIN_BITS, 40);
-        Table { slots: vec![0; 1usize << bits], bits, generation: 1 }
+        let mut slots = vec![0u64; 1usize << bits];
+        // Touch every page now, not during the first searches.
+        for s in slots.iter_mut().step_by(512) {
+            *s = std::hint::black_box(0);
+        }
+        Table { slots, bits, generation: 1 }
     }
 
     /// Size in bytes.
