@@ -149,14 +149,14 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     solver.symmetry = !a.no_symmetry;
     for f in &a.files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
-        let mut lines = Vec::new();
+        let mut failed = None;
         let st = bench_text(&empty, &mut solver, &text, a.limit, a.weak, |l| {
-            if a.verbose {
-                lines.push(l)
+            if a.verbose && failed.is_none() {
+                failed = writeln!(out, "{l}").and_then(|_| out.flush()).err();
             }
         });
-        for l in lines {
-            writeln!(out, "{l}").map_err(|e| e.to_string())?;
+        if let Some(e) = failed {
+            return Err(e.to_string());
         }
         let name = f.file_name().map_or_else(|| f.display().to_string(), |n| n.to_string_lossy().to_string());
         writeln!(out, "{}", st.line(&name)).map_err(|e| e.to_string())?;

@@ -197,12 +197,21 @@ pub struct Geometry {
 
 impl Geometry {
     /// The masks of a W x H board (sizes as accepted by [`Board::new`]).
-    pub fn new(width: u32, height: u32) -> Geometry {
+    pub const fn new(width: u32, height: u32) -> Geometry {
         let h1 = height + 1;
         let column = (1u64 << height) - 1;
-        let bottom = (0..width).fold(0u64, |m, c| m | 1u64 << (c * h1));
+        let mut bottom = 0u64;
+        let mut c = 0;
+        while c < width {
+            bottom |= 1u64 << (c * h1);
+            c += 1;
+        }
         Geometry { width, height, h1, bottom, board: bottom * column, column }
     }
+
+    /// The standard 7 x 6 board (the solver has a version of its search
+    /// compiled for it).
+    pub const STANDARD: Geometry = Geometry::new(7, 6);
 
     /// Number of cells.
     pub fn cells(&self) -> u32 {

@@ -186,8 +186,135 @@ fn heuristic_choice(pos: &Connect4, ctx: &mut SearchCtx, cands: &[u32]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Game, Outcome};
+    use crate::options::OptionValue;
+    use crate::search::StopFlag;
     use rand::SeedableRng;
     use rand::rngs::StdRng;
+    use std::time::Duration;
+
+    fn options(pairs: &[(&str, OptionValue)]) -> OptionValues {
+        let mut o = OptionValues::from_specs(&Connect4::options());
+        o.set("Hash", OptionValue::Int(8));
+        for (k, v) in pairs {
+            o.set(k, v.clone());
+        }
+        o
+    }
+
+    /// One move of `player` with `limits`; returns it and the reports.
+    fn think(
+        player: &mut Perfect,
+        g: &Connect4,
+        o: &OptionValues,
+        limits: Limits,
+        seed: u64,
+    ) -> (u8, Vec<Report>) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut reports = Vec::new();
+        let mut rep = |r: Report| reports.push(r);
+        let mut ctx = SearchCtx::new(limits, o, &mut rng, StopFlag::new(), &mut rep);
+        let m = player.choose(g, &mut ctx);
+        drop(ctx);
+        (m, reports)
+    }
+
+    fn game(ty: &str, moves: &str) -> Connect4 {
+        let mut g = Connect4::parse_type(ty).unwrap().unwrap();
+        g.play_sequence(moves).unwrap();
+        g
+    }
+
+    /// Plays a whole game with `o` for both sides.
+    fn self_play(ty: &str, o: &OptionValues) -> Option<Outcome> {
+        let mut g = game(ty, "");
+        let mut p = Perfect::new(o);
+        while g.outcome().is_none() {
+            let (m, _) = think(&mut p, &g, o, Limits::default(), 1);
+            g.play(m);
+        }
+        g.outcome()
+    }
+
+    #[test]
+    fn wins_at_once_centre_first_with_exact_score() {
+        let o = options(&[]);
+        let g = game("Connect4", "445566");
+        let (m, reports) = think(&mut Perfect::new(&o), &g, &o, Limits::default(), 1);
+        assert_eq!(m, 2, "columns 3 and 7 win; 3 is more central");
+        let last = reports.last().unwrap();
+        assert_eq!(last.score, Some(Score::Exact(18)));
+        assert_eq!(last.pv, vec!["3".to_string()]);
+    }
+
+    #[test]
+    fn perfect_play_reaches_the_solved_results() {
+        let o = options(&[]);
+        assert_eq!(self_play("Connect4+4x4", &o), Some(Outcome::Draw));
+        assert_eq!(self_play("Connect4+6x4", &o), Some(Outcome::Win(1)));
+        let weak = options(&[("Weak", OptionValue::Bool(true))]);
+        assert_eq!(self_play("Connect4+6x4", &weak), Some(Outcome::Win(1)));
+        assert_eq!(self_play("Connect4+5x4", &weak), Some(Outcome::Draw));
+    }
+
+    #[test]
+    fn weak_reports_win_draw_loss() {
+        let o = options(&[("Weak", OptionValue::Bool(true))]);
+        let g = game("Connect4", "4455");
+        let (m, reports) = think(&mut Perfect::new(&o), &g, &o, Limits::default(), 1);
+        assert!(m == 2 || m == 5, "{m}");
+        assert_eq!(reports.last().unwrap().score, Some(Score::Win));
+    }
+
+    #[test]
+    fn variety_picks_among_equal_moves() {
+        // The empty 4x4 board: every column draws (checked by the solver).
+        let g = game("Connect4+4x4", "");
+        let mut s = Solver::new(4, 4, 8);
+        let cols = s.columns(Pos::from(&g.board), false);
+        assert!(cols.iter().all(|r| *r == Some(Range::exact(0))), "{cols:?}");
+        let plain = options(&[]);
+        let var = options(&[("Variety", OptionValue::Bool(true))]);
+        let mut p = Perfect::new(&plain);
+        let mut seen_plain = std::collections::BTreeSet::new();
+        let mut seen_var = std::collections::BTreeSet::new();
+        for seed in 0..20 {
+            seen_plain.insert(think(&mut p, &g, &plain, Limits::default(), seed).0);
+            seen_var.insert(think(&mut p, &g, &var, Limits::default(), seed).0);
+        }
+        assert_eq!(seen_plain.into_iter().collect::<Vec<_>>(), vec![1]);
+        assert!(seen_var.len() > 1, "{seen_var:?}");
+    }
+
+    #[test]
+    fn skill_zero_is_random_and_mid_skill_stays_legal() {
+        let g = game("Connect4+5x4", "3333");
+        let zero = options(&[("Skill", OptionValue::Int(0))]);
+        let mid = options(&[("Skill", OptionValue::Int(10))]);
+        let mut p = Perfect::new(&zero);
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..30 {
+            seen.insert(think(&mut p, &g, &zero, Limits::default(), seed).0);
+            let (m, _) = think(&mut p, &g, &mid, Limits::default(), seed);
+            assert!(g.board.can_play(m as u32));
+        }
+        assert!(!seen.contains(&2), "column 3 is full");
+        assert!(seen.len() >= 3, "{seen:?}");
+    }
+
+    #[test]
+    fn time_limit_gives_a_move_with_an_unproven_score() {
+        let o = options(&[]);
+        let g = game("Connect4", "");
+        let limits = Limits { movetime: Some(Duration::from_millis(30)), ..Limits::default() };
+        let (m, reports) = think(&mut Perfect::new(&o), &g, &o, limits, 1);
+        assert!(m < 7);
+        let last = reports.last().unwrap();
+        assert!(matches!(last.score, Some(Score::Lower(_))), "{last:?}");
+        let stopped = Limits { nodes: Some(1000), ..Limits::default() };
+        let (m, _) = think(&mut Perfect::new(&o), &g, &o, stopped, 1);
+        assert!(m < 7);
+    }
 
     #[test]
     fn skill_temperature() {

@@ -1,17 +1,22 @@
 //! The solver's transposition table: one proven bound (upper or lower) of
-//! the score per position, always-replace, sized in MB.
+//! the score per position, with the move that proved a lower bound,
+//! always-replace, sized in MB.
 //!
 //! The position key is multiplied by an odd constant (a bijection on 64-bit
 //! words); the top `bits` bits of the product pick the slot and the low
-//! `64 - bits` bits (at most 48) are stored, so an entry identifies its
+//! `64 - bits` bits (at most 44) are stored, so an entry identifies its
 //! position exactly: no false hits, for any board size. Each entry also
 //! holds a generation number, so clearing the table is O(1) (a real wipe
 //! happens only when the generation wraps).
+//!
+//! Entry: stored key bits << 20 | move (4 bits, 15 = none) << 16 |
+//! generation << 8 | lower-bound flag << 7 | score + 64.
 
 /// Odd multiplier (from the golden ratio).
 const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
-/// At least 2^16 slots, so the stored part fits in 48 bits.
-const MIN_BITS: u32 = 16;
+/// At least 2^20 slots (8 MB), so the stored part fits in 44 bits.
+const MIN_BITS: u32 = 20;
+const NO_MOVE: u64 = 15;
 
 /// A stored bound of a position's score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,7 +34,7 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table of at most `mb` megabytes (at least 512 KB).
+    /// A table of at most `mb` megabytes (at least 8 MB).
     pub fn with_mb(mb: usize) -> Table {
         let want = mb.max(1).saturating_mul(1 << 20) / 8;
         let bits = (usize::BITS - 1 - want.leading_zeros()).clamp(MIN_BITS, 40);
@@ -61,28 +66,32 @@ impl Table {
         ((h >> (64 - self.bits)) as usize, h & ((1u64 << (64 - self.bits)) - 1))
     }
 
-    /// The bound stored for `key`, if any.
+    /// The bound stored for `key` and the move stored with it, if any.
     #[inline]
-    pub fn get(&self, key: u64) -> Option<Bound> {
+    pub fn get(&self, key: u64) -> Option<(Bound, Option<u32>)> {
         let (i, rest) = self.split(key);
         let e = self.slots[i];
-        if e >> 16 != rest || (e >> 8) & 0xFF != self.generation {
+        if e >> 20 != rest || (e >> 8) & 0xFF != self.generation {
             return None;
         }
         let v = (e & 0x7F) as i32 - 64;
-        Some(if e & 0x80 != 0 { Bound::Lower(v) } else { Bound::Upper(v) })
+        let mv = (e >> 16) & 0xF;
+        let mv = if mv == NO_MOVE { None } else { Some(mv as u32) };
+        Some((if e & 0x80 != 0 { Bound::Lower(v) } else { Bound::Upper(v) }, mv))
     }
 
-    /// Stores a bound for `key` (|score| < 64), replacing the slot.
+    /// Stores a bound for `key` (|score| < 64) and a move (column < 15),
+    /// replacing the slot.
     #[inline]
-    pub fn put(&mut self, key: u64, bound: Bound) {
+    pub fn put(&mut self, key: u64, bound: Bound, mv: Option<u32>) {
         let (i, rest) = self.split(key);
         let (v, flag) = match bound {
             Bound::Upper(v) => (v, 0),
             Bound::Lower(v) => (v, 0x80),
         };
         debug_assert!((-64..64).contains(&v));
-        self.slots[i] = rest << 16 | self.generation << 8 | flag | (v + 64) as u64 & 0x7F;
+        let mv = mv.map_or(NO_MOVE, |m| m as u64 & 0xF);
+        self.slots[i] = rest << 20 | mv << 16 | self.generation << 8 | flag | (v + 64) as u64 & 0x7F;
     }
 }
 
@@ -93,16 +102,17 @@ mod tests {
     #[test]
     fn stores_and_clears() {
         let mut t = Table::with_mb(1);
-        assert_eq!(t.bytes(), 1 << 20);
-        t.put(12345, Bound::Lower(-7));
-        t.put(999, Bound::Upper(21));
-        assert_eq!(t.get(12345), Some(Bound::Lower(-7)));
-        assert_eq!(t.get(999), Some(Bound::Upper(21)));
+        assert_eq!(t.bytes(), 8 << 20);
+        assert_eq!(Table::with_mb(20).bytes(), 16 << 20);
+        t.put(12345, Bound::Lower(-7), Some(3));
+        t.put(999, Bound::Upper(21), None);
+        assert_eq!(t.get(12345), Some((Bound::Lower(-7), Some(3))));
+        assert_eq!(t.get(999), Some((Bound::Upper(21), None)));
         assert_eq!(t.get(1000), None);
         t.clear();
         assert_eq!(t.get(12345), None);
         // Generations wrap with a real wipe.
-        t.put(5, Bound::Upper(0));
+        t.put(5, Bound::Upper(0), Some(8));
         for _ in 0..300 {
             t.clear();
             assert_eq!(t.get(5), None);
@@ -116,10 +126,10 @@ mod tests {
         // Find another key in the same slot.
         let other = (78u64..).find(|&k| t0.split(k).0 == i).unwrap();
         let mut t = t0;
-        t.put(77, Bound::Lower(3));
+        t.put(77, Bound::Lower(3), Some(0));
         assert_eq!(t.get(other), None);
-        t.put(other, Bound::Upper(-2));
+        t.put(other, Bound::Upper(-2), None);
         assert_eq!(t.get(77), None);
-        assert_eq!(t.get(other), Some(Bound::Upper(-2)));
+        assert_eq!(t.get(other), Some((Bound::Upper(-2), None)));
     }
 }
