@@ -36,6 +36,9 @@ struct Args {
     /// Do not share table entries between mirror positions.
     #[arg(long)]
     no_symmetry: bool,
+    /// Do not prefetch table slots.
+    #[arg(long)]
+    no_prefetch: bool,
     /// Also print one line per position: moves, expected, found, nodes,
     /// microseconds.
     #[arg(long)]
@@ -147,6 +150,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     };
     let mut solver = Solver::new(empty.board.width(), empty.board.height(), a.hash);
     solver.symmetry = !a.no_symmetry;
+    solver.prefetch = !a.no_prefetch;
     for f in &a.files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
         let mut failed = None;

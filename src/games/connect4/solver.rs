@@ -141,6 +141,8 @@ pub struct Solver {
     /// Mirror positions share table entries (positions of fewer than
     /// `SYMMETRY_PLIES` stones).
     pub symmetry: bool,
+    /// Prefetch the children's table slots.
+    pub prefetch: bool,
 }
 
 impl Solver {
@@ -155,6 +157,7 @@ impl Solver {
             budget: Budget::default(),
             aborted: false,
             symmetry: true,
+            prefetch: true,
         }
     }
 
@@ -458,6 +461,17 @@ impl Solver {
                     alpha = v;
                 }
                 next &= !m;
+            }
+        }
+        // Children's table slots are loaded while the moves are sorted.
+        if self.prefetch {
+            let mut rest = next;
+            while rest != 0 {
+                let m = rest & rest.wrapping_neg();
+                rest ^= m;
+                let k = (p.current ^ p.mask) + (p.mask | m);
+                let mk = if self.symmetry && p.moves + 1 < SYMMETRY_PLIES { geo.mirror(k) } else { k };
+                self.tt.prefetch(k.min(mk));
             }
         }
         // Order: most winning cells created first, centre first on ties.

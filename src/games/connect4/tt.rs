@@ -39,6 +39,7 @@ impl Table {
         let want = mb.max(1).saturating_mul(1 << 20) / 8;
         let bits = (usize::BITS - 1 - want.leading_zeros()).clamp(MIN_BITS, 40);
         let mut slots = vec![0u64; 1usize << bits];
+        huge_pages(&mut slots);
         // Touch every page now, not during the first searches.
         for s in slots.iter_mut().step_by(512) {
             *s = std::hint::black_box(0);
@@ -64,6 +65,23 @@ impl Table {
     fn split(&self, key: u64) -> (usize, u64) {
         let h = key.wrapping_mul(MUL);
         ((h >> (64 - self.bits)) as usize, h & ((1u64 << (64 - self.bits)) - 1))
+    }
+
+    /// Starts loading the slot of `key` into the cache (a hint: the
+    /// search will probe it soon; the table is too big for the caches).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        let (i, _) = self.split(key);
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let p = self.slots[i..].as_ptr() as *const i8;
+            // SAFETY: a prefetch never faults nor changes memory; `p` points
+            // into the table anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
     }
 
     /// The bound stored for `key` and the move stored with it, if any.
@@ -93,6 +111,33 @@ impl Table {
         let mv = mv.map_or(NO_MOVE, |m| m as u64 & 0xF);
         self.slots[i] = rest << 20 | mv << 16 | self.generation << 8 | flag | (v + 64) as u64 & 0x7F;
     }
+}
+
+/// Asks Linux to back the table with transparent huge pages (when the
+/// system allows them on request): the table is probed at random, and with
+/// 4 KB pages nearly every probe also misses the TLB. Must run before the
+/// pages are first touched. Elsewhere, nothing.
+fn huge_pages(slots: &mut [u64]) {
+    #[cfg(target_os = "linux")]
+    {
+        unsafe extern "C" {
+            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+        }
+        const MADV_HUGEPAGE: i32 = 14;
+        const PAGE: usize = 4096;
+        let start = slots.as_mut_ptr() as usize;
+        let end = start + std::mem::size_of_val(slots);
+        let first = start.next_multiple_of(PAGE);
+        if end > first + PAGE {
+            let len = (end - first) / PAGE * PAGE;
+            // SAFETY: the range lies inside our own allocation, is page
+            // aligned, and MADV_HUGEPAGE only changes how the kernel backs
+            // it (the contents stay zero); a failure is harmless.
+            let _ = unsafe { madvise(first as *mut std::ffi::c_void, len, MADV_HUGEPAGE) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = slots;
 }
 
 #[cfg(test)]
