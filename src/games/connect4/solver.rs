@@ -376,6 +376,7 @@ impl Solver {
     /// shift is a constant the compiler folds.
     fn search<const STD: bool>(&mut self, p: Pos, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
+        let nodes0 = self.nodes;
         if self.nodes & 0xFFF == 0 {
             self.check_budget();
         }
@@ -454,7 +455,7 @@ impl Solver {
                     return 0;
                 }
                 if v >= beta {
-                    self.tt.put(key, Bound::Lower(v), Some(orient(c)));
+                    self.tt.put(key, Bound::Lower(v), Some(orient(c)), self.nodes - nodes0);
                     return v;
                 }
                 if v > alpha {
@@ -499,14 +500,14 @@ impl Solver {
                 return 0;
             }
             if v >= beta {
-                self.tt.put(key, Bound::Lower(v), Some(orient(c)));
+                self.tt.put(key, Bound::Lower(v), Some(orient(c)), self.nodes - nodes0);
                 return v;
             }
             if v > alpha {
                 alpha = v;
             }
         }
-        self.tt.put(key, Bound::Upper(alpha), None);
+        self.tt.put(key, Bound::Upper(alpha), None, self.nodes - nodes0);
         alpha
     }
 }

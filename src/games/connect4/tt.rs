@@ -1,22 +1,26 @@
-//! The solver's transposition table: one proven bound (upper or lower) of
-//! the score per position, with the move that proved a lower bound,
-//! always-replace, sized in MB.
+//! The solver's transposition table: proven bounds (upper or lower) of
+//! scores, with the move that proved a lower bound, sized in MB.
 //!
-//! The position key is multiplied by an odd constant (a bijection on 64-bit
-//! words); the top `bits` bits of the product pick the slot and the low
-//! `64 - bits` bits (at most 44) are stored, so an entry identifies its
-//! position exactly: no false hits, for any board size. Each entry also
-//! holds a generation number, so clearing the table is O(1) (a real wipe
-//! happens only when the generation wraps).
+//! Slots go in pairs (a bucket, within one cache line). The position key is
+//! multiplied by an odd constant (a bijection on 64-bit words); the top bits
+//! of the product pick the bucket and the low bits (at most 44) are stored,
+//! so an entry identifies its position exactly: no false hits, for any
+//! board size. A new entry takes the slot of the same position, else an
+//! empty one, else the one whose search took less work (log2 of its node
+//! count is stored), so the costly results near the root survive. Each
+//! entry also holds a generation number, so clearing the table is O(1) (a
+//! real wipe happens only when the generation wraps, every 7 clears).
 //!
 //! Entry: stored key bits << 20 | move (4 bits, 15 = none) << 16 |
-//! generation << 8 | lower-bound flag << 7 | score + 64.
+//! work (5 bits) << 11 | generation (3 bits) << 8 | lower-bound flag << 7 |
+//! score + 64.
 
 /// Odd multiplier (from the golden ratio).
 const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
-/// At least 2^20 slots (8 MB), so the stored part fits in 44 bits.
-const MIN_BITS: u32 = 20;
+/// At least 2^21 slots (16 MB), so the stored part fits in 44 bits.
+const MIN_BITS: u32 = 21;
 const NO_MOVE: u64 = 15;
+const GENERATIONS: u64 = 8;
 
 /// A stored bound of a position's score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,12 +33,13 @@ pub enum Bound {
 
 pub struct Table {
     slots: Vec<u64>,
+    /// log2 of the number of slots.
     bits: u32,
     generation: u64,
 }
 
 impl Table {
-    /// A table of at most `mb` megabytes (at least 8 MB).
+    /// A table of at most `mb` megabytes (at least 16 MB).
     pub fn with_mb(mb: usize) -> Table {
         let want = mb.max(1).saturating_mul(1 << 20) / 8;
         let bits = (usize::BITS - 1 - want.leading_zeros()).clamp(MIN_BITS, 40);
@@ -55,19 +60,27 @@ impl Table {
     /// Forgets every entry.
     pub fn clear(&mut self) {
         self.generation += 1;
-        if self.generation == 256 {
+        if self.generation == GENERATIONS {
             self.slots.iter_mut().for_each(|s| *s = 0);
             self.generation = 1;
         }
     }
 
+    /// First slot of the bucket of `key`, and the bits stored to tell keys
+    /// of that bucket apart.
     #[inline]
     fn split(&self, key: u64) -> (usize, u64) {
         let h = key.wrapping_mul(MUL);
-        ((h >> (64 - self.bits)) as usize, h & ((1u64 << (64 - self.bits)) - 1))
+        let bucket_bits = self.bits - 1;
+        (2 * (h >> (64 - bucket_bits)) as usize, h & ((1u64 << (64 - bucket_bits)) - 1))
     }
 
-    /// Starts loading the slot of `key` into the cache (a hint: the
+    #[inline]
+    fn holds(&self, e: u64, rest: u64) -> bool {
+        e >> 20 == rest && (e >> 8) & 7 == self.generation
+    }
+
+    /// Starts loading the bucket of `key` into the cache (a hint: the
     /// search will probe it soon; the table is too big for the caches).
     #[inline]
     pub fn prefetch(&self, key: u64) {
@@ -88,20 +101,23 @@ impl Table {
     #[inline]
     pub fn get(&self, key: u64) -> Option<(Bound, Option<u32>)> {
         let (i, rest) = self.split(key);
-        let e = self.slots[i];
-        if e >> 20 != rest || (e >> 8) & 0xFF != self.generation {
+        let e = if self.holds(self.slots[i], rest) {
+            self.slots[i]
+        } else if self.holds(self.slots[i + 1], rest) {
+            self.slots[i + 1]
+        } else {
             return None;
-        }
+        };
         let v = (e & 0x7F) as i32 - 64;
         let mv = (e >> 16) & 0xF;
         let mv = if mv == NO_MOVE { None } else { Some(mv as u32) };
         Some((if e & 0x80 != 0 { Bound::Lower(v) } else { Bound::Upper(v) }, mv))
     }
 
-    /// Stores a bound for `key` (|score| < 64) and a move (column < 15),
-    /// replacing the slot.
+    /// Stores a bound for `key` (|score| < 64), a move (column < 15) and
+    /// the number of nodes its search took.
     #[inline]
-    pub fn put(&mut self, key: u64, bound: Bound, mv: Option<u32>) {
+    pub fn put(&mut self, key: u64, bound: Bound, mv: Option<u32>, nodes: u64) {
         let (i, rest) = self.split(key);
         let (v, flag) = match bound {
             Bound::Upper(v) => (v, 0),
@@ -109,7 +125,20 @@ impl Table {
         };
         debug_assert!((-64..64).contains(&v));
         let mv = mv.map_or(NO_MOVE, |m| m as u64 & 0xF);
-        self.slots[i] = rest << 20 | mv << 16 | self.generation << 8 | flag | (v + 64) as u64 & 0x7F;
+        let work = (64 - nodes.leading_zeros() as u64).min(31);
+        let (e0, e1) = (self.slots[i], self.slots[i + 1]);
+        let current = |e: u64| (e >> 8) & 7 == self.generation;
+        let j = if self.holds(e0, rest) || !current(e0) {
+            i
+        } else if self.holds(e1, rest) || !current(e1) {
+            i + 1
+        } else if (e0 >> 11) & 31 < (e1 >> 11) & 31 {
+            i
+        } else {
+            i + 1
+        };
+        self.slots[j] =
+            rest << 20 | mv << 16 | work << 11 | self.generation << 8 | flag | (v + 64) as u64 & 0x7F;
     }
 }
 
@@ -147,17 +176,17 @@ mod tests {
     #[test]
     fn stores_and_clears() {
         let mut t = Table::with_mb(1);
-        assert_eq!(t.bytes(), 8 << 20);
-        assert_eq!(Table::with_mb(20).bytes(), 16 << 20);
-        t.put(12345, Bound::Lower(-7), Some(3));
-        t.put(999, Bound::Upper(21), None);
+        assert_eq!(t.bytes(), 16 << 20);
+        assert_eq!(Table::with_mb(40).bytes(), 32 << 20);
+        t.put(12345, Bound::Lower(-7), Some(3), 100);
+        t.put(999, Bound::Upper(21), None, 1);
         assert_eq!(t.get(12345), Some((Bound::Lower(-7), Some(3))));
         assert_eq!(t.get(999), Some((Bound::Upper(21), None)));
         assert_eq!(t.get(1000), None);
         t.clear();
         assert_eq!(t.get(12345), None);
         // Generations wrap with a real wipe.
-        t.put(5, Bound::Upper(0), Some(8));
+        t.put(5, Bound::Upper(0), Some(8), 0);
         for _ in 0..300 {
             t.clear();
             assert_eq!(t.get(5), None);
@@ -165,16 +194,25 @@ mod tests {
     }
 
     #[test]
-    fn keys_sharing_a_slot_are_told_apart() {
+    fn keys_sharing_a_bucket_are_told_apart_and_work_is_kept() {
         let t0 = Table::with_mb(1);
         let (i, _) = t0.split(77);
-        // Find another key in the same slot.
-        let other = (78u64..).find(|&k| t0.split(k).0 == i).unwrap();
+        // Other keys of the same bucket.
+        let same: Vec<u64> = (78u64..).filter(|&k| t0.split(k).0 == i).take(3).collect();
         let mut t = t0;
-        t.put(77, Bound::Lower(3), Some(0));
-        assert_eq!(t.get(other), None);
-        t.put(other, Bound::Upper(-2), None);
-        assert_eq!(t.get(77), None);
-        assert_eq!(t.get(other), Some((Bound::Upper(-2), None)));
+        t.put(77, Bound::Lower(3), Some(0), 1 << 20);
+        assert_eq!(t.get(same[0]), None);
+        t.put(same[0], Bound::Upper(-2), None, 10);
+        assert_eq!(t.get(77), Some((Bound::Lower(3), Some(0))));
+        assert_eq!(t.get(same[0]), Some((Bound::Upper(-2), None)));
+        // A third key replaces the entry with less work.
+        t.put(same[1], Bound::Upper(5), None, 1000);
+        assert_eq!(t.get(77), Some((Bound::Lower(3), Some(0))));
+        assert_eq!(t.get(same[0]), None);
+        assert_eq!(t.get(same[1]), Some((Bound::Upper(5), None)));
+        // The same key is updated in place.
+        t.put(77, Bound::Lower(4), Some(2), 5);
+        assert_eq!(t.get(77), Some((Bound::Lower(4), Some(2))));
+        assert_eq!(t.get(same[1]), Some((Bound::Upper(5), None)));
     }
 }
