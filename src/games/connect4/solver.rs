@@ -170,6 +170,11 @@ impl Solver {
         self.tt.bytes()
     }
 
+    /// True if the next [`Solver::clear`] wipes the table's memory.
+    pub fn clear_wipes(&self) -> bool {
+        self.tt.clear_wipes()
+    }
+
     /// Empties the transposition table.
     pub fn clear(&mut self) {
         self.tt.clear();

@@ -57,6 +57,12 @@ impl Table {
         self.slots.len() * 8
     }
 
+    /// True if the next [`Table::clear`] wipes the memory (the others only
+    /// bump the generation).
+    pub fn clear_wipes(&self) -> bool {
+        self.generation + 1 == GENERATIONS
+    }
+
     /// Forgets every entry.
     pub fn clear(&mut self) {
         self.generation += 1;
