@@ -132,17 +132,12 @@ impl Board {
     /// Empty cells (anywhere on the board) that would complete a four for
     /// the stones `pos`.
     pub fn winning_cells(&self, pos: u64) -> u64 {
-        let h = self.height as u32;
-        let mut r = (pos << 1) & (pos << 2) & (pos << 3); // vertical
-        for shift in [h + 1, h, h + 2] {
-            let p = (pos << shift) & (pos << (2 * shift));
-            r |= p & (pos << (3 * shift));
-            r |= p & (pos >> shift);
-            let p = (pos >> shift) & (pos >> (2 * shift));
-            r |= p & (pos << shift);
-            r |= p & (pos >> (3 * shift));
-        }
-        r & (self.board_mask() ^ self.mask)
+        self.geometry().winning_cells(pos, self.mask)
+    }
+
+    /// The precomputed masks of this board's size (for the solver).
+    pub fn geometry(&self) -> Geometry {
+        Geometry::new(self.width(), self.height())
     }
 
     /// Cells where a stone can be dropped now.
@@ -181,6 +176,88 @@ impl Board {
         let is_current = self.current & bit != 0;
         let current_side = self.side_to_move();
         Some(if is_current { current_side } else { 1 - current_side })
+    }
+}
+
+/// The masks of one board size, computed once: what the solver's hot loop
+/// needs besides the two bitboards `current` and `mask`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    pub width: u32,
+    pub height: u32,
+    /// Bits per column (height + the sentinel).
+    pub h1: u32,
+    /// Bottom cell of every column.
+    pub bottom: u64,
+    /// Every playable cell.
+    pub board: u64,
+    /// The playable cells of one column.
+    pub column: u64,
+}
+
+impl Geometry {
+    /// The masks of a W x H board (sizes as accepted by [`Board::new`]).
+    pub const fn new(width: u32, height: u32) -> Geometry {
+        let h1 = height + 1;
+        let column = (1u64 << height) - 1;
+        let mut bottom = 0u64;
+        let mut c = 0;
+        while c < width {
+            bottom |= 1u64 << (c * h1);
+            c += 1;
+        }
+        Geometry { width, height, h1, bottom, board: bottom * column, column }
+    }
+
+    /// The standard 7 x 6 board (the solver has a version of its search
+    /// compiled for it).
+    pub const STANDARD: Geometry = Geometry::new(7, 6);
+
+    /// Number of cells.
+    pub fn cells(&self) -> u32 {
+        self.width * self.height
+    }
+
+    /// Playable cells of column `col`.
+    #[inline]
+    pub fn column_mask(&self, col: u32) -> u64 {
+        self.column << (col * self.h1)
+    }
+
+    /// Empty cells (of `mask`'s board) that would complete a four for the
+    /// stones `pos`: the alignment test by shifts, in all four directions.
+    #[inline]
+    pub fn winning_cells(&self, pos: u64, mask: u64) -> u64 {
+        let h = self.height;
+        let mut r = (pos << 1) & (pos << 2) & (pos << 3); // vertical
+        for shift in [h + 1, h, h + 2] {
+            let p = (pos << shift) & (pos << (2 * shift));
+            r |= p & (pos << (3 * shift));
+            r |= p & (pos >> shift);
+            let p = (pos >> shift) & (pos >> (2 * shift));
+            r |= p & (pos << shift);
+            r |= p & (pos >> (3 * shift));
+        }
+        r & (self.board ^ mask)
+    }
+
+    /// Cells where a stone can be dropped in the position `mask`.
+    #[inline]
+    pub fn playable(&self, mask: u64) -> u64 {
+        (mask + self.bottom) & self.board
+    }
+
+    /// The left-right mirror image of a bitboard (any of current, mask or
+    /// key: each column is moved as a whole).
+    #[inline]
+    pub fn mirror(&self, x: u64) -> u64 {
+        let colbits = (1u64 << self.h1) - 1;
+        let mut r = 0;
+        for c in 0..self.width {
+            let col = (x >> (c * self.h1)) & colbits;
+            r |= col << ((self.width - 1 - c) * self.h1);
+        }
+        r
     }
 }
 
@@ -247,6 +324,18 @@ mod tests {
         play_all(&mut b, "1213243413423124");
         assert_eq!(b.moves(), 16);
         assert_eq!(b.outcome(), Some(Outcome::Draw));
+    }
+
+    #[test]
+    fn mirror_of_a_position() {
+        let mut a = Board::new(7, 6).unwrap();
+        play_all(&mut a, "1123");
+        let mut b = Board::new(7, 6).unwrap();
+        play_all(&mut b, "7765");
+        let g = a.geometry();
+        assert_eq!(g.mirror(a.key()), b.key());
+        assert_eq!(g.mirror(g.mirror(a.mask())), a.mask());
+        assert_eq!(g.cells(), 42);
     }
 
     #[test]

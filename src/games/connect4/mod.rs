@@ -4,16 +4,27 @@
 //! column digits `1`..`W`, the notation of the standard benchmark sets; a
 //! position is its string of columns (`4453`).
 
+mod analysis;
+mod bench;
 mod board;
 mod eval;
+mod perfect;
 mod players;
+mod solve_cmd;
+pub mod solver;
+#[cfg(test)]
+mod solver_tests;
+mod tt;
 
 pub use board::Board;
 
 use std::fmt;
+use std::io::{BufRead, Write};
 
 use crate::game::{Game, MoveError, Outcome, Side, StrategySpec};
 use crate::options::OptionSpec;
+use crate::search::SearchCtx;
+use solver::Solver;
 
 /// A Connect Four position (the [`Game`] implementation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -206,13 +217,45 @@ impl Game for Connect4 {
     fn options() -> Vec<OptionSpec> {
         let names: Vec<&'static str> = Self::strategies().iter().map(|s| s.name).collect();
         vec![
-            OptionSpec::choice("Strategy", "attack", &names, "Connect Four AI player"),
+            OptionSpec::choice("Strategy", "perfect", &names, "Connect Four AI player"),
             OptionSpec::int("Depth", 8, 1, 64, "search depth of attack when go gives none"),
+            OptionSpec::bool("Weak", false, "perfect: win/draw/loss only (faster)"),
+            OptionSpec::bool("Variety", false, "perfect: random choice among equally good moves"),
+            OptionSpec::int(
+                "Skill",
+                perfect::MAX_SKILL,
+                0,
+                perfect::MAX_SKILL,
+                "perfect: 0 random ... 20 perfect (moves drawn by score with a temperature)",
+            ),
         ]
     }
 
     fn strategies() -> Vec<StrategySpec<Self>> {
         players::strategies()
+    }
+
+    /// `analyze [weak]`: the score of every column on one line (see
+    /// `analysis.rs` for the markers).
+    fn analyze(&self, args: &str, ctx: &mut SearchCtx) -> Result<Vec<String>, String> {
+        let weak = match args.trim().to_ascii_lowercase().as_str() {
+            "" => false,
+            "weak" => true,
+            other => return Err(format!("analyze takes no argument or 'weak', not '{other}'")),
+        };
+        let mut solver = Solver::new(self.board.width(), self.board.height(), perfect::hash_mb(ctx.options));
+        solver.set_budget(perfect::budget_of(ctx, 0, 1.0));
+        let line = analysis::column_line(&mut solver, self, weak);
+        ctx.nodes += solver.nodes;
+        Ok(vec![line])
+    }
+
+    fn bench(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+        bench::run(args, out)
+    }
+
+    fn solve(&self, args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), String> {
+        solve_cmd::run(self, args, input, out)
     }
 }
 
@@ -259,6 +302,53 @@ mod tests {
             let mut g = Connect4::standard();
             assert_eq!(perft(&mut g, d as u32 + 1), n, "depth {}", d + 1);
         }
+    }
+
+    fn analyze_with(g: &Connect4, args: &str, limits: crate::search::Limits) -> Result<Vec<String>, String> {
+        use rand::SeedableRng;
+        let o = crate::options::OptionValues::from_specs(&Connect4::options());
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+        let mut sink = |_r: crate::search::Report| {};
+        let mut ctx = SearchCtx::new(limits, &o, &mut rng, crate::search::StopFlag::new(), &mut sink);
+        g.analyze(args, &mut ctx)
+    }
+
+    #[test]
+    fn analyze_prints_every_column() {
+        // From the End-Easy set: "2252576253462244111563365343671351441 -1".
+        let mut g = Connect4::standard();
+        g.play_sequence("2252576253462244111563365343671351441").unwrap();
+        let line = analyze_with(&g, "", Default::default()).unwrap();
+        assert_eq!(line.len(), 1);
+        let cols: Vec<&str> = line[0].split(' ').collect();
+        assert_eq!(cols.len(), 7);
+        let b = g.board;
+        let mut best = i32::MIN;
+        for (c, t) in cols.iter().enumerate() {
+            if b.can_play(c as u32) {
+                let v: i32 = t.parse().unwrap();
+                best = best.max(v);
+            } else {
+                assert_eq!(*t, "-");
+            }
+        }
+        assert_eq!(best, -1, "{line:?}");
+        let weak = analyze_with(&g, "weak", Default::default()).unwrap();
+        for (a, w) in cols.iter().zip(weak[0].split(' ')) {
+            assert_eq!(a.parse::<i32>().map(i32::signum).ok(), w.parse().ok(), "{weak:?}");
+        }
+        assert!(analyze_with(&g, "fast", Default::default()).is_err());
+    }
+
+    #[test]
+    fn analyze_with_a_limit_marks_unproven_columns() {
+        let g = Connect4::standard();
+        let limits = crate::search::Limits { nodes: Some(1), ..Default::default() };
+        let line = analyze_with(&g, "", limits).unwrap();
+        assert_eq!(line[0], "? ? ? ? ? ? ?");
+        let mut full = Connect4::new(4, 4).unwrap();
+        full.play_sequence("1111").unwrap();
+        assert_eq!(analyze_with(&full, "", Default::default()).unwrap()[0], "- 0 0 0");
     }
 
     #[test]

@@ -1,12 +1,14 @@
-//! Connect Four AI players (the strategies of the "Forza 4 (IA)" seed):
-//! `random`, `defense`, `attack`, `neutral`. Every one of them wins at once
-//! when it can and blocks an immediate loss.
+//! Connect Four AI players: `perfect` (the solver, see `perfect.rs`) and
+//! the strategies of the "Forza 4 (IA)" seed: `random`, `defense`,
+//! `attack`, `neutral`. Every seed player wins at once when it can and
+//! blocks an immediate loss.
 
 use rand::Rng;
 use rand::seq::IndexedRandom;
 
 use super::Connect4;
 use super::eval::{WindowEval, windows};
+use super::perfect::Perfect;
 use crate::game::StrategySpec;
 use crate::options::OptionValues;
 use crate::search::negamax;
@@ -14,6 +16,11 @@ use crate::search::{Player, SearchCtx, legal_moves};
 
 pub fn strategies() -> Vec<StrategySpec<Connect4>> {
     vec![
+        StrategySpec {
+            name: "perfect",
+            help: "solver: game-theoretically best move (options Weak, Variety, Skill)",
+            make: |o| Box::new(Perfect::new(o)),
+        },
         StrategySpec {
             name: "attack",
             help: "negamax alpha-beta to a depth",

@@ -1,0 +1,335 @@
+//! The `perfect` strategy: plays a game-theoretically best move found by
+//! the solver (fastest win, slowest loss; draw otherwise).
+//!
+//! Options (read from the engine's current values at each move):
+//! - `Weak` (bool): only win/draw/loss matters (faster; among winning
+//!   moves any one, not the fastest).
+//! - `Variety` (bool): among equally good moves a random one instead of
+//!   the most central.
+//! - `Skill` (0..=20, default 20): 20 plays perfectly. 0 plays a uniformly
+//!   random legal move. In between, the exact score `s` of every column is
+//!   computed and a column is drawn with probability proportional to
+//!   `exp((s - best) / T)`, `T = ((20 - Skill) / 4)^2` score points (Skill
+//!   16: T = 1, a move one point worse is e times less likely; Skill 8:
+//!   T = 9; Skill 1: T = 22.6, nearly uniform).
+//! - `Hash` (MB, engine-wide, default 64): size of the solver's table, kept
+//!   between moves and cleared on `newgame`.
+//!
+//! Time: without a limit the solve always completes. With a limit (time,
+//! nodes, `stop`), the solver gets 85% of the time; if it has not finished,
+//! the move is the one with the best proven lower bound (then the best
+//! upper bound); among columns still tied, the choice of a short heuristic
+//! alpha-beta search (the `attack` evaluation) in the time left, else the
+//! most central. The score is then reported as `lowerbound` (what that
+//! move is proven to reach) instead of `exact`.
+
+use rand::Rng;
+use rand::seq::IndexedRandom;
+
+use super::Connect4;
+use super::board::Geometry;
+use super::eval::WindowEval;
+use super::solver::{Budget, Pos, Range, RootInfo, Solver, centre_order};
+use crate::options::OptionValues;
+use crate::search::{Limits, Player, Report, Score, SearchCtx, negamax};
+
+/// The highest `Skill`: perfect play.
+pub const MAX_SKILL: i64 = 20;
+/// Table size when the engine has no `Hash` option.
+pub const DEFAULT_HASH_MB: usize = 64;
+
+/// `Hash` in MB from the options (default 64).
+pub fn hash_mb(o: &OptionValues) -> usize {
+    o.get_int("Hash").filter(|&v| v > 0).map_or(DEFAULT_HASH_MB, |v| v as usize)
+}
+
+/// The solver's budget from a search context: all its limits, with only
+/// `share` of the time left.
+pub fn budget_of(ctx: &SearchCtx, solver_nodes: u64, share: f64) -> Budget {
+    Budget {
+        deadline: ctx.remaining().map(|r| std::time::Instant::now() + r.mul_f64(share)),
+        nodes: ctx.limits.nodes.map(|n| solver_nodes + n.saturating_sub(ctx.nodes)),
+        stop: Some(ctx.stop_flag().clone()),
+    }
+}
+
+/// The perfect player; keeps its solver (and table) between moves.
+pub struct Perfect {
+    solver: Option<(Geometry, usize, Solver)>,
+}
+
+impl Perfect {
+    pub fn new(_o: &OptionValues) -> Self {
+        Perfect { solver: None }
+    }
+
+    fn solver(&mut self, g: &Connect4, mb: usize) -> &mut Solver {
+        let geo = g.board.geometry();
+        if !matches!(&self.solver, Some((g0, m0, _)) if *g0 == geo && *m0 == mb) {
+            self.solver = Some((geo, mb, Solver::new(geo.width, geo.height, mb)));
+        }
+        &mut self.solver.as_mut().expect("just made").2
+    }
+}
+
+/// Score to report for a root result.
+fn report_score(value: Range, weak: bool) -> Score {
+    if weak {
+        match value.sign() {
+            Some(1) => return Score::Win,
+            Some(0) => return Score::Draw,
+            Some(_) => return Score::Loss,
+            None => {}
+        }
+    }
+    if value.is_exact() { Score::Exact(value.lo) } else { Score::Lower(value.lo) }
+}
+
+/// Draws a column with the `Skill` temperature rule (see the module doc).
+pub fn skill_pick(cols: &[Option<Range>], skill: i64, rng: &mut impl Rng) -> Option<u32> {
+    let scored: Vec<(u32, f64)> = cols
+        .iter()
+        .enumerate()
+        .filter_map(|(c, r)| r.map(|r| (c as u32, (r.lo + r.hi) as f64 / 2.0)))
+        .collect();
+    let best = scored.iter().map(|x| x.1).fold(f64::NEG_INFINITY, f64::max);
+    let t = ((MAX_SKILL - skill.clamp(0, MAX_SKILL)) as f64 / 4.0).powi(2).max(1e-9);
+    let weights: Vec<f64> = scored.iter().map(|&(_, s)| ((s - best) / t).exp()).collect();
+    let total: f64 = weights.iter().sum();
+    let mut x = rng.random::<f64>() * total;
+    for (i, w) in weights.iter().enumerate() {
+        if x < *w {
+            return Some(scored[i].0);
+        }
+        x -= w;
+    }
+    scored.last().map(|s| s.0)
+}
+
+impl Player<Connect4> for Perfect {
+    fn choose(&mut self, pos: &Connect4, ctx: &mut SearchCtx) -> u8 {
+        let b = pos.board;
+        let width = b.width();
+        let legal: Vec<u32> = (0..width).filter(|&c| b.can_play(c)).collect();
+        let skill = ctx.options.get_int("Skill").unwrap_or(MAX_SKILL).clamp(0, MAX_SKILL);
+        if skill == 0 {
+            ctx.nodes += 1;
+            return *legal.choose(ctx.rng).expect("game not over") as u8;
+        }
+        let weak = ctx.options.get_bool("Weak").unwrap_or(false);
+        let variety = ctx.options.get_bool("Variety").unwrap_or(false);
+        let limited = !ctx.limits.is_unbounded();
+        let solver = self.solver(pos, hash_mb(ctx.options));
+        let nodes0 = solver.nodes;
+        solver.set_budget(budget_of(ctx, nodes0, if limited { 0.85 } else { 1.0 }));
+        let p = Pos::from(&b);
+        let info = if skill < MAX_SKILL {
+            let columns = solver.columns(p, false);
+            let value = Range {
+                lo: columns.iter().flatten().map(|r| r.lo).max().unwrap_or(0),
+                hi: columns.iter().flatten().map(|r| r.hi).max().unwrap_or(0),
+            };
+            RootInfo { columns, value }
+        } else {
+            solver.best(p, weak, variety)
+        };
+        let aborted = solver.aborted();
+        let proven = info.value.done(weak);
+        ctx.nodes += solver.nodes - nodes0;
+        let chosen = if skill < MAX_SKILL {
+            skill_pick(&info.columns, skill, ctx.rng).expect("game not over")
+        } else {
+            let cands = info.best_columns(weak);
+            if cands.len() > 1 && variety && proven {
+                *cands.choose(ctx.rng).expect("not empty")
+            } else if cands.len() > 1 && !proven {
+                heuristic_choice(pos, ctx, &cands)
+            } else {
+                centre_order(width).into_iter().find(|c| cands.contains(c)).unwrap_or(legal[0])
+            }
+        };
+        let empty = width * b.height() - b.moves();
+        let score = report_score(info.value, weak);
+        if aborted && !proven {
+            ctx.report_text(format!("perfect: not solved within the limits, proven {score}"));
+        }
+        let chosen_score = info.columns[chosen as usize].map_or(score, |r| report_score(r, weak));
+        ctx.report(if proven { empty } else { 0 }, Some(chosen_score), vec![(chosen + 1).to_string()]);
+        chosen as u8
+    }
+
+    fn reset(&mut self) {
+        if let Some((_, _, s)) = &mut self.solver {
+            s.clear();
+        }
+    }
+}
+
+/// Among `cands` (tied after an unfinished solve): the move of a short
+/// heuristic search in the time left if it is one of them, else the most
+/// central.
+fn heuristic_choice(pos: &Connect4, ctx: &mut SearchCtx, cands: &[u32]) -> u32 {
+    let centre = centre_order(pos.board.width()).into_iter().find(|c| cands.contains(c));
+    let limits = Limits { depth: Some(12), movetime: ctx.remaining(), ..Limits::default() };
+    let stop = ctx.stop_flag().clone();
+    let mut sink = |_r: Report| {};
+    let mut sub = SearchCtx::new(limits, ctx.options, &mut *ctx.rng, stop, &mut sink);
+    let eval = WindowEval::new(&pos.board);
+    let found = negamax::search(pos, &eval, &mut sub, 12);
+    ctx.nodes += sub.nodes;
+    match found {
+        Some(f) if cands.contains(&(f.best as u32)) => f.best as u32,
+        _ => centre.unwrap_or(cands[0]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, Outcome};
+    use crate::options::OptionValue;
+    use crate::search::StopFlag;
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+    use std::time::Duration;
+
+    fn options(pairs: &[(&str, OptionValue)]) -> OptionValues {
+        let mut o = OptionValues::from_specs(&Connect4::options());
+        o.set("Hash", OptionValue::Int(8));
+        for (k, v) in pairs {
+            o.set(k, v.clone());
+        }
+        o
+    }
+
+    /// One move of `player` with `limits`; returns it and the reports.
+    fn think(
+        player: &mut Perfect,
+        g: &Connect4,
+        o: &OptionValues,
+        limits: Limits,
+        seed: u64,
+    ) -> (u8, Vec<Report>) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut reports = Vec::new();
+        let mut rep = |r: Report| reports.push(r);
+        let mut ctx = SearchCtx::new(limits, o, &mut rng, StopFlag::new(), &mut rep);
+        let m = player.choose(g, &mut ctx);
+        drop(ctx);
+        (m, reports)
+    }
+
+    fn game(ty: &str, moves: &str) -> Connect4 {
+        let mut g = Connect4::parse_type(ty).unwrap().unwrap();
+        g.play_sequence(moves).unwrap();
+        g
+    }
+
+    /// Plays a whole game with `o` for both sides.
+    fn self_play(ty: &str, o: &OptionValues) -> Option<Outcome> {
+        let mut g = game(ty, "");
+        let mut p = Perfect::new(o);
+        while g.outcome().is_none() {
+            let (m, _) = think(&mut p, &g, o, Limits::default(), 1);
+            g.play(m);
+        }
+        g.outcome()
+    }
+
+    #[test]
+    fn wins_at_once_centre_first_with_exact_score() {
+        let o = options(&[]);
+        let g = game("Connect4", "445566");
+        let (m, reports) = think(&mut Perfect::new(&o), &g, &o, Limits::default(), 1);
+        assert_eq!(m, 2, "columns 3 and 7 win; 3 is more central");
+        let last = reports.last().unwrap();
+        assert_eq!(last.score, Some(Score::Exact(18)));
+        assert_eq!(last.pv, vec!["3".to_string()]);
+    }
+
+    #[test]
+    fn perfect_play_reaches_the_solved_results() {
+        let o = options(&[]);
+        assert_eq!(self_play("Connect4+4x4", &o), Some(Outcome::Draw));
+        assert_eq!(self_play("Connect4+6x4", &o), Some(Outcome::Win(1)));
+        let weak = options(&[("Weak", OptionValue::Bool(true))]);
+        assert_eq!(self_play("Connect4+6x4", &weak), Some(Outcome::Win(1)));
+        assert_eq!(self_play("Connect4+5x4", &weak), Some(Outcome::Draw));
+    }
+
+    #[test]
+    fn weak_reports_win_draw_loss() {
+        let o = options(&[("Weak", OptionValue::Bool(true))]);
+        let g = game("Connect4", "4455");
+        let (m, reports) = think(&mut Perfect::new(&o), &g, &o, Limits::default(), 1);
+        assert!(m == 2 || m == 5, "{m}");
+        assert_eq!(reports.last().unwrap().score, Some(Score::Win));
+    }
+
+    #[test]
+    fn variety_picks_among_equal_moves() {
+        // The empty 4x4 board: every column draws (checked by the solver).
+        let g = game("Connect4+4x4", "");
+        let mut s = Solver::new(4, 4, 8);
+        let cols = s.columns(Pos::from(&g.board), false);
+        assert!(cols.iter().all(|r| *r == Some(Range::exact(0))), "{cols:?}");
+        let plain = options(&[]);
+        let var = options(&[("Variety", OptionValue::Bool(true))]);
+        let mut p = Perfect::new(&plain);
+        let mut seen_plain = std::collections::BTreeSet::new();
+        let mut seen_var = std::collections::BTreeSet::new();
+        for seed in 0..20 {
+            seen_plain.insert(think(&mut p, &g, &plain, Limits::default(), seed).0);
+            seen_var.insert(think(&mut p, &g, &var, Limits::default(), seed).0);
+        }
+        assert_eq!(seen_plain.into_iter().collect::<Vec<_>>(), vec![1]);
+        assert!(seen_var.len() > 1, "{seen_var:?}");
+    }
+
+    #[test]
+    fn skill_zero_is_random_and_mid_skill_stays_legal() {
+        let g = game("Connect4+5x4", "3333");
+        let zero = options(&[("Skill", OptionValue::Int(0))]);
+        let mid = options(&[("Skill", OptionValue::Int(10))]);
+        let mut p = Perfect::new(&zero);
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..30 {
+            seen.insert(think(&mut p, &g, &zero, Limits::default(), seed).0);
+            let (m, _) = think(&mut p, &g, &mid, Limits::default(), seed);
+            assert!(g.board.can_play(m as u32));
+        }
+        assert!(!seen.contains(&2), "column 3 is full");
+        assert!(seen.len() >= 3, "{seen:?}");
+    }
+
+    #[test]
+    fn time_limit_gives_a_move_with_an_unproven_score() {
+        let o = options(&[]);
+        let g = game("Connect4", "");
+        let limits = Limits { movetime: Some(Duration::from_millis(30)), ..Limits::default() };
+        let (m, reports) = think(&mut Perfect::new(&o), &g, &o, limits, 1);
+        assert!(m < 7);
+        let last = reports.last().unwrap();
+        assert!(matches!(last.score, Some(Score::Lower(_))), "{last:?}");
+        let stopped = Limits { nodes: Some(1000), ..Limits::default() };
+        let (m, _) = think(&mut Perfect::new(&o), &g, &o, stopped, 1);
+        assert!(m < 7);
+    }
+
+    #[test]
+    fn skill_temperature() {
+        let cols = vec![Some(Range::exact(5)), None, Some(Range::exact(-3)), Some(Range::exact(4))];
+        let mut rng = StdRng::seed_from_u64(7);
+        // Near-perfect skill: always the best column.
+        for _ in 0..50 {
+            assert_eq!(skill_pick(&cols, MAX_SKILL - 1, &mut rng), Some(0));
+        }
+        // Low skill: every playable column is drawn sometimes, never a full one.
+        let mut seen = [0; 4];
+        for _ in 0..2000 {
+            seen[skill_pick(&cols, 1, &mut rng).unwrap() as usize] += 1;
+        }
+        assert_eq!(seen[1], 0);
+        assert!(seen[0] > seen[3] && seen[3] > seen[2] && seen[2] > 0, "{seen:?}");
+    }
+}

@@ -1,0 +1,556 @@
+//! The Connect Four solver: exact scores in the benchmark convention for
+//! any allowed board size.
+//!
+//! Ideas (all from public descriptions): negamax with alpha-beta whose
+//! window is clamped to the score bounds of the position; only moves that
+//! do not let the opponent win at once are searched (a forced block when
+//! the opponent threatens, a loss when it threatens twice, never a stone
+//! under an opponent's winning cell); moves ordered by the number of
+//! winning cells they create, centre columns first on ties; a
+//! transposition table of upper and lower bounds, mirror positions sharing
+//! entries; the exact score found by a sequence of null-window searches
+//! that narrow the score interval, trying scores near 0 first.
+//!
+//! Score of a position with `n` stones on a board of `C` cells, side to
+//! move's view: `(C + 1 - n) / 2` if it wins at once; a win with one's
+//! k-th stone scores `C/2 + 1 - k`; 0 draw; the opponent's wins are
+//! negative.
+
+use std::time::Instant;
+
+use super::board::{Board, Geometry};
+use super::tt::{Bound, Table};
+use crate::search::StopFlag;
+
+/// A position as the solver sees it: the stones of the side to move, all
+/// stones, and their number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pos {
+    pub current: u64,
+    pub mask: u64,
+    pub moves: u32,
+}
+
+impl From<&Board> for Pos {
+    fn from(b: &Board) -> Pos {
+        Pos { current: b.current(), mask: b.mask(), moves: b.moves() }
+    }
+}
+
+/// Proven bounds of a score: `lo <= score <= hi`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Range {
+    pub lo: i32,
+    pub hi: i32,
+}
+
+impl Range {
+    pub fn exact(v: i32) -> Range {
+        Range { lo: v, hi: v }
+    }
+    pub fn is_exact(&self) -> bool {
+        self.lo >= self.hi
+    }
+    /// True once win/draw/loss is known.
+    pub fn sign_known(&self) -> bool {
+        self.lo > 0 || self.hi < 0 || (self.lo >= 0 && self.hi <= 0)
+    }
+    /// Done for an exact (`weak` = false) or a win/draw/loss search.
+    pub fn done(&self, weak: bool) -> bool {
+        self.is_exact() || (weak && self.sign_known())
+    }
+    /// The win/draw/loss value (-1, 0, 1), if known.
+    pub fn sign(&self) -> Option<i32> {
+        if self.lo > 0 {
+            Some(1)
+        } else if self.hi < 0 {
+            Some(-1)
+        } else if self.lo >= 0 && self.hi <= 0 {
+            Some(0)
+        } else {
+            None
+        }
+    }
+    /// The same bounds seen from the other side.
+    pub fn flip(self) -> Range {
+        Range { lo: -self.hi, hi: -self.lo }
+    }
+}
+
+/// When a search must give up: a deadline, a node budget, a stop flag.
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    pub deadline: Option<Instant>,
+    /// Total node count (of [`Solver::nodes`]) at which to stop.
+    pub nodes: Option<u64>,
+    pub stop: Option<StopFlag>,
+}
+
+/// What a root search found: the bounds of every column's score (`None`:
+/// full column) and of the position's value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootInfo {
+    pub columns: Vec<Option<Range>>,
+    pub value: Range,
+}
+
+impl RootInfo {
+    /// Columns whose proven lower bound is the best one (the moves that
+    /// reach the value once it is exact), in column order.
+    pub fn best_columns(&self, weak: bool) -> Vec<u32> {
+        let best = self.columns.iter().flatten().map(|r| r.lo).max().unwrap_or(0);
+        // In weak mode any proven win (draw) is as good as another.
+        let target = if weak && best > 0 {
+            1
+        } else if weak && best == 0 {
+            0
+        } else {
+            best
+        };
+        let mut cols: Vec<u32> = (0..self.columns.len() as u32)
+            .filter(|&c| self.columns[c as usize].is_some_and(|r| r.lo >= target))
+            .collect();
+        // Not proven: keep those with the best upper bound.
+        if !self.value.done(weak) {
+            let top = cols.iter().map(|&c| self.columns[c as usize].map_or(0, |r| r.hi)).max();
+            cols.retain(|&c| self.columns[c as usize].map(|r| r.hi) == top);
+        }
+        cols
+    }
+}
+
+const MAX_COLS: usize = 9;
+/// Mirror positions share entries up to this many stones: deeper, a
+/// position and its mirror image rarely both occur in one search, and the
+/// mirror costs time at every node (measured: 0% fewer nodes, 4% more
+/// instructions on Begin-Medium positions).
+const SYMMETRY_PLIES: u32 = 14;
+/// [`centre_order`] of the standard board.
+const STANDARD_ORDER: [u32; 7] = [3, 2, 4, 1, 5, 0, 6];
+
+/// The solver: a board size, a transposition table and a node counter.
+pub struct Solver {
+    geo: Geometry,
+    tt: Table,
+    /// Columns, centre first.
+    order: Vec<u32>,
+    /// Nodes searched since the solver was made (every negamax call).
+    pub nodes: u64,
+    budget: Budget,
+    aborted: bool,
+    /// Mirror positions share table entries (positions of fewer than
+    /// `SYMMETRY_PLIES` stones).
+    pub symmetry: bool,
+    /// Prefetch the children's table slots.
+    pub prefetch: bool,
+}
+
+impl Solver {
+    /// A solver for W x H boards with a table of `hash_mb` MB.
+    pub fn new(width: u32, height: u32, hash_mb: usize) -> Solver {
+        let geo = Geometry::new(width, height);
+        Solver {
+            geo,
+            tt: Table::with_mb(hash_mb),
+            order: centre_order(width),
+            nodes: 0,
+            budget: Budget::default(),
+            aborted: false,
+            symmetry: true,
+            prefetch: true,
+        }
+    }
+
+    pub fn geometry(&self) -> Geometry {
+        self.geo
+    }
+
+    /// Size of the table in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
+    /// True if the next [`Solver::clear`] wipes the table's memory.
+    pub fn clear_wipes(&self) -> bool {
+        self.tt.clear_wipes()
+    }
+
+    /// Empties the transposition table.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Limits the following searches; a search that hits them stops and
+    /// returns the bounds proven so far ([`Solver::aborted`] then says so).
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+        self.aborted = false;
+    }
+
+    /// True if the last search was cut short by the budget.
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    fn check_budget(&mut self) {
+        let b = &self.budget;
+        if b.stop.as_ref().is_some_and(|s| s.is_stopped())
+            || b.nodes.is_some_and(|n| self.nodes >= n)
+            || b.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// True if the side to move can win with its next stone.
+    pub fn can_win_next(&self, p: Pos) -> bool {
+        self.geo.winning_cells(p.current, p.mask) & self.geo.playable(p.mask) != 0
+    }
+
+    /// The position after the side to move drops a stone in `col`
+    /// (playable).
+    pub fn play(&self, p: Pos, col: u32) -> Pos {
+        let cell = self.geo.playable(p.mask) & self.geo.column_mask(col);
+        Pos { current: p.current ^ p.mask, mask: p.mask | cell, moves: p.moves + 1 }
+    }
+
+    fn cells(&self) -> i32 {
+        self.geo.cells() as i32
+    }
+
+    /// The exact score (or, with `weak`, bounds that decide win/draw/loss)
+    /// of a position whose game is not over.
+    pub fn solve(&mut self, p: Pos, weak: bool) -> Range {
+        let n = p.moves as i32;
+        if self.can_win_next(p) {
+            return Range::exact((self.cells() + 1 - n) / 2);
+        }
+        let start = Range { lo: -(self.cells() - n) / 2, hi: (self.cells() - 1 - n) / 2 };
+        self.refine(p, start, weak)
+    }
+
+    /// Narrows `r` (bounds of `p`'s score; `p`'s side to move cannot win at
+    /// once) by null-window searches until exact (or the sign is known
+    /// with `weak`), or until the budget runs out.
+    fn refine(&mut self, p: Pos, mut r: Range, weak: bool) -> Range {
+        while !r.done(weak) && !self.aborted {
+            let t = threshold(r, weak);
+            let v = self.negamax(p, t, t + 1);
+            if self.aborted {
+                break;
+            }
+            if v > t {
+                r.lo = r.lo.max(v);
+            } else {
+                r.hi = r.hi.min(v);
+            }
+        }
+        r
+    }
+
+    /// Bounds of the score of every column before any search: exact for a
+    /// full column (`None`), a win at once and a move that lets the
+    /// opponent win at once.
+    pub fn column_starts(&self, p: Pos) -> Vec<Option<Range>> {
+        let cells = self.cells();
+        let n = p.moves as i32;
+        let playable = self.geo.playable(p.mask);
+        let wins = self.geo.winning_cells(p.current, p.mask) & playable;
+        (0..self.geo.width)
+            .map(|c| {
+                let m = playable & self.geo.column_mask(c);
+                if m == 0 {
+                    None
+                } else if wins & m != 0 {
+                    Some(Range::exact((cells + 1 - n) / 2))
+                } else if self.can_win_next(self.play(p, c)) {
+                    Some(Range::exact(-(cells - n) / 2))
+                } else {
+                    Some(Range { lo: -(cells - 2 - n) / 2, hi: (cells - 1 - n) / 2 })
+                }
+            })
+            .collect()
+    }
+
+    /// The score of every column (`None`: full), each solved in turn,
+    /// centre first. Columns left unsolved when the budget runs out keep
+    /// the bounds proven so far.
+    pub fn columns(&mut self, p: Pos, weak: bool) -> Vec<Option<Range>> {
+        let mut out = self.column_starts(p);
+        for i in 0..self.order.len() {
+            let c = self.order[i] as usize;
+            if let Some(r) = out[c]
+                && !r.done(weak)
+                && !self.aborted
+            {
+                let child = self.play(p, c as u32);
+                out[c] = Some(self.refine(child, r.flip(), weak).flip());
+            }
+        }
+        out
+    }
+
+    /// The value of `p` and a best move: null-window tests "is some column
+    /// better than t?" narrow the value as in [`Solver::solve`], each test
+    /// trying the columns in move-ordering order and keeping what it
+    /// proves about each. With `all`, every column as good as the value is
+    /// found (for a random choice among them).
+    pub fn best(&mut self, p: Pos, weak: bool, all: bool) -> RootInfo {
+        let mut cols = self.column_starts(p);
+        let order = self.root_order(p);
+        let value = loop {
+            let v = Range {
+                lo: cols.iter().flatten().map(|r| r.lo).max().unwrap_or(0),
+                hi: cols.iter().flatten().map(|r| r.hi).max().unwrap_or(0),
+            };
+            if v.done(weak) || self.aborted {
+                break v;
+            }
+            let t = threshold(v, weak);
+            for &c in &order {
+                let Some(mut r) = cols[c as usize] else { continue };
+                if r.hi <= t {
+                    continue;
+                }
+                let x = -self.negamax(self.play(p, c), -(t + 1), -t);
+                if self.aborted {
+                    break;
+                }
+                if x > t {
+                    r.lo = r.lo.max(x);
+                } else {
+                    r.hi = r.hi.min(x);
+                }
+                cols[c as usize] = Some(r);
+                if x > t {
+                    break;
+                }
+            }
+        };
+        if all && value.done(weak) {
+            let target = if weak { value.lo.min(1) } else { value.lo };
+            for &c in &order {
+                let Some(mut r) = cols[c as usize] else { continue };
+                if r.lo >= target || r.hi < target || self.aborted {
+                    continue;
+                }
+                let t = target - 1;
+                let x = -self.negamax(self.play(p, c), -(t + 1), -t);
+                if self.aborted {
+                    break;
+                }
+                if x > t {
+                    r.lo = r.lo.max(x);
+                } else {
+                    r.hi = r.hi.min(x);
+                }
+                cols[c as usize] = Some(r);
+            }
+        }
+        RootInfo { columns: cols, value }
+    }
+
+    /// Playable columns sorted as the search orders moves.
+    fn root_order(&self, p: Pos) -> Vec<u32> {
+        let playable = self.geo.playable(p.mask);
+        let mut v: Vec<(u32, u32)> = self
+            .order
+            .iter()
+            .filter(|&&c| playable & self.geo.column_mask(c) != 0)
+            .map(|&c| {
+                let m = playable & self.geo.column_mask(c);
+                (c, self.geo.winning_cells(p.current | m, p.mask | m).count_ones())
+            })
+            .collect();
+        v.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        v.into_iter().map(|(c, _)| c).collect()
+    }
+
+    /// Negamax with alpha-beta (fail-soft) of a position whose side to move
+    /// cannot win at once. The result `v` satisfies: `v <= alpha` => score
+    /// <= v; `v >= beta` => score >= v; else score = v.
+    fn negamax(&mut self, p: Pos, alpha: i32, beta: i32) -> i32 {
+        if self.geo == Geometry::STANDARD {
+            self.search::<true>(p, alpha, beta)
+        } else {
+            self.search::<false>(p, alpha, beta)
+        }
+    }
+
+    /// [`Solver::negamax`]; `STD`: the board is 7 x 6, so every mask and
+    /// shift is a constant the compiler folds.
+    fn search<const STD: bool>(&mut self, p: Pos, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        let nodes0 = self.nodes;
+        if self.nodes & 0xFFF == 0 {
+            self.check_budget();
+        }
+        if self.aborted {
+            return 0;
+        }
+        let geo = if STD { Geometry::STANDARD } else { self.geo };
+        let cells = geo.cells() as i32;
+        let n = p.moves as i32;
+        let possible = geo.playable(p.mask);
+        let opp_wins = geo.winning_cells(p.current ^ p.mask, p.mask);
+        let forced = possible & opp_wins;
+        let mut next = possible;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                // Two threats: lost on the opponent's next stone.
+                return -(cells - n) / 2;
+            }
+            next = forced;
+        }
+        next &= !(opp_wins >> 1);
+        if next == 0 {
+            return -(cells - n) / 2;
+        }
+        if n + 2 >= cells {
+            return 0;
+        }
+        // Neither side wins at its next stone.
+        let min = -(cells - 2 - n) / 2;
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let max = (cells - 1 - n) / 2;
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        let (key, flipped) = {
+            let k = p.current + p.mask;
+            let mk = if self.symmetry && p.moves < SYMMETRY_PLIES { geo.mirror(k) } else { k };
+            if mk < k { (mk, true) } else { (k, false) }
+        };
+        // The table's move is stored for the mirror image when `flipped`.
+        let orient = |c: u32| if flipped { geo.width - 1 - c } else { c };
+        let mut hint = None;
+        match self.tt.get(key) {
+            Some((Bound::Lower(v), mv)) => {
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+                hint = mv.map(orient);
+            }
+            Some((Bound::Upper(v), _)) if v < beta => {
+                beta = v;
+                if alpha >= beta {
+                    return beta;
+                }
+            }
+            _ => {}
+        }
+        // First the move that proved a lower bound here before.
+        if let Some(c) = hint {
+            let m = next & geo.column_mask(c);
+            if m != 0 {
+                let child = Pos { current: p.current ^ p.mask, mask: p.mask | m, moves: p.moves + 1 };
+                let v = -self.search::<STD>(child, -beta, -alpha);
+                if self.aborted {
+                    return 0;
+                }
+                if v >= beta {
+                    self.tt.put(key, Bound::Lower(v), Some(orient(c)), self.nodes - nodes0);
+                    return v;
+                }
+                if v > alpha {
+                    alpha = v;
+                }
+                next &= !m;
+            }
+        }
+        // Children's table slots are loaded while the moves are sorted.
+        if self.prefetch {
+            let mut rest = next;
+            while rest != 0 {
+                let m = rest & rest.wrapping_neg();
+                rest ^= m;
+                let k = (p.current ^ p.mask) + (p.mask | m);
+                let mk = if self.symmetry && p.moves + 1 < SYMMETRY_PLIES { geo.mirror(k) } else { k };
+                self.tt.prefetch(k.min(mk));
+            }
+        }
+        // Order: most winning cells created first, centre first on ties.
+        let mut list = [(0u64, 0u32, 0u32); MAX_COLS];
+        let mut len = 0;
+        let order: &[u32] = if STD { &STANDARD_ORDER } else { &self.order };
+        for &c in order {
+            let m = next & geo.column_mask(c);
+            if m == 0 {
+                continue;
+            }
+            let s = geo.winning_cells(p.current | m, p.mask | m).count_ones();
+            let mut i = len;
+            while i > 0 && list[i - 1].1 < s {
+                list[i] = list[i - 1];
+                i -= 1;
+            }
+            list[i] = (m, s, c);
+            len += 1;
+        }
+        for &(m, _, c) in &list[..len] {
+            let child = Pos { current: p.current ^ p.mask, mask: p.mask | m, moves: p.moves + 1 };
+            let v = -self.search::<STD>(child, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            if v >= beta {
+                self.tt.put(key, Bound::Lower(v), Some(orient(c)), self.nodes - nodes0);
+                return v;
+            }
+            if v > alpha {
+                alpha = v;
+            }
+        }
+        self.tt.put(key, Bound::Upper(alpha), None, self.nodes - nodes0);
+        alpha
+    }
+}
+
+/// The next null-window test "score > t?" while the score lies in `r`:
+/// near the middle, but pulled halfway to 0 from the far side, so that the
+/// first tests (on the outer scores) are cheap and the interval closes on
+/// scores near 0, the common ones. Weak: the win test (t = 0), then the
+/// draw test (t = -1).
+fn threshold(r: Range, weak: bool) -> i32 {
+    if weak {
+        return if r.hi > 0 && r.lo <= 0 { 0 } else { -1 };
+    }
+    let mid = r.lo + (r.hi - r.lo) / 2;
+    if mid <= 0 && r.lo / 2 < mid {
+        r.lo / 2
+    } else if mid >= 0 && r.hi / 2 > mid {
+        r.hi / 2
+    } else {
+        mid
+    }
+}
+
+/// Columns from the centre outwards (left first on ties).
+pub fn centre_order(width: u32) -> Vec<u32> {
+    let mut v: Vec<u32> = (0..width).collect();
+    v.sort_by_key(|&c| ((2 * c as i32) - (width as i32 - 1)).abs());
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orders() {
+        assert_eq!(centre_order(7), STANDARD_ORDER.to_vec());
+        assert_eq!(centre_order(4), vec![1, 2, 0, 3]);
+        assert_eq!(Geometry::STANDARD, Geometry::new(7, 6));
+    }
+}

@@ -1,0 +1,193 @@
+//! Tests of the solver: samples of the six public benchmark sets (exact
+//! scores), and brute force against the solver on small boards.
+
+use std::collections::HashMap;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::Connect4;
+use super::analysis::final_score;
+use super::solver::{Pos, Range, Solver};
+
+/// Checks every `<moves> <score>` line of a sample.
+fn check_sample(text: &str, weak: bool) {
+    let mut solver = Solver::new(7, 6, 16);
+    let mut n = 0;
+    for line in text.lines() {
+        let mut it = line.split_whitespace();
+        let (moves, expected) = (it.next().unwrap(), it.next().unwrap().parse::<i32>().unwrap());
+        let mut g = Connect4::standard();
+        g.play_sequence(moves).unwrap();
+        solver.clear();
+        let r = solver.solve(Pos::from(&g.board), weak);
+        if weak {
+            assert_eq!(r.sign(), Some(expected.signum()), "{moves}");
+        } else {
+            assert_eq!(r, Range::exact(expected), "{moves}");
+        }
+        n += 1;
+    }
+    assert!(n >= 3);
+}
+
+macro_rules! sample {
+    ($file:literal) => {
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4/", $file))
+    };
+}
+
+#[test]
+fn end_easy_sample() {
+    check_sample(sample!("end_easy.txt"), false);
+    check_sample(sample!("end_easy.txt"), true);
+}
+
+#[test]
+fn middle_easy_sample() {
+    check_sample(sample!("middle_easy.txt"), false);
+    check_sample(sample!("middle_easy.txt"), true);
+}
+
+#[test]
+fn middle_medium_sample() {
+    check_sample(sample!("middle_medium.txt"), false);
+}
+
+#[test]
+fn begin_easy_sample() {
+    check_sample(sample!("begin_easy.txt"), false);
+    check_sample(sample!("begin_easy.txt"), true);
+}
+
+#[test]
+fn begin_medium_sample() {
+    check_sample(sample!("begin_medium.txt"), false);
+}
+
+#[test]
+fn begin_hard_sample() {
+    check_sample(sample!("begin_hard.txt"), false);
+}
+
+/// Plain minimax over the whole game tree with the rules' own move and
+/// outcome code, memoised by position: the reference the solver is checked
+/// against.
+struct Brute {
+    memo: HashMap<u64, i32>,
+}
+
+impl Brute {
+    fn score(&mut self, g: &mut Connect4) -> i32 {
+        if let Some(v) = final_score(g) {
+            return v;
+        }
+        let key = g.board.key();
+        if let Some(&v) = self.memo.get(&key) {
+            return v;
+        }
+        let mut best = i32::MIN;
+        for c in 0..g.board.width() {
+            if g.board.can_play(c) {
+                g.board.play(c);
+                best = best.max(-self.score(g));
+                g.board.undo(c);
+            }
+        }
+        self.memo.insert(key, best);
+        best
+    }
+
+    fn column(&mut self, g: &Connect4, c: u32) -> Option<i32> {
+        if !g.board.can_play(c) {
+            return None;
+        }
+        let mut child = *g;
+        child.board.play(c);
+        Some(-self.score(&mut child))
+    }
+}
+
+/// A random position with `stones` stones whose game is not over.
+fn random_position(w: u32, h: u32, stones: u32, rng: &mut StdRng) -> Connect4 {
+    'again: loop {
+        let mut g = Connect4::new(w, h).unwrap();
+        for _ in 0..stones {
+            let legal: Vec<u32> = (0..w).filter(|&c| g.board.can_play(c)).collect();
+            g.board.play(legal[rng.random_range(0..legal.len())]);
+            if g.board.outcome().is_some() {
+                continue 'again;
+            }
+        }
+        return g;
+    }
+}
+
+/// Solver (strong and weak, whole position and every column) against brute
+/// force on `count` random positions.
+fn compare(w: u32, h: u32, stones: u32, count: usize, seed: u64) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut brute = Brute { memo: HashMap::new() };
+    let mut solver = Solver::new(w, h, 4);
+    for _ in 0..count {
+        let g = random_position(w, h, stones, &mut rng);
+        let p = Pos::from(&g.board);
+        let exact = brute.score(&mut g.clone());
+        assert_eq!(solver.solve(p, false), Range::exact(exact), "{w}x{h} {:?}", g.board);
+        assert_eq!(solver.solve(p, true).sign(), Some(exact.signum()));
+        let cols = solver.columns(p, false);
+        for c in 0..w {
+            assert_eq!(cols[c as usize].map(|r| r.lo), brute.column(&g, c), "{w}x{h} col {c}");
+            assert!(cols[c as usize].is_none_or(|r| r.is_exact()));
+        }
+        let best = solver.best(p, false, true);
+        assert_eq!(best.value, Range::exact(exact));
+        for c in best.best_columns(false) {
+            assert_eq!(brute.column(&g, c), Some(exact));
+        }
+    }
+}
+
+#[test]
+fn brute_force_4x4_from_empty() {
+    let g = Connect4::new(4, 4).unwrap();
+    let mut brute = Brute { memo: HashMap::new() };
+    let exact = brute.score(&mut g.clone());
+    assert_eq!(exact, 0, "4x4 is a draw");
+    let mut solver = Solver::new(4, 4, 1);
+    assert_eq!(solver.solve(Pos::from(&g.board), false), Range::exact(0));
+    let cols = solver.columns(Pos::from(&g.board), false);
+    for c in 0..4 {
+        assert_eq!(cols[c as usize].map(|r| r.lo), brute.column(&g, c));
+    }
+    compare(4, 4, 2, 10, 1);
+}
+
+#[test]
+fn brute_force_5x4() {
+    compare(5, 4, 4, 20, 2);
+}
+
+#[test]
+fn brute_force_6x5() {
+    compare(6, 5, 16, 20, 3);
+}
+
+#[test]
+fn brute_force_odd_and_widest_boards() {
+    compare(5, 5, 11, 10, 4); // odd number of cells
+    compare(8, 7, 42, 10, 5); // all 64 bits
+    compare(9, 6, 40, 10, 6);
+    compare(1, 4, 1, 1, 7);
+    compare(4, 1, 1, 3, 8);
+}
+
+#[test]
+fn immediate_win_and_known_scores() {
+    let mut solver = Solver::new(7, 6, 1);
+    for (moves, score) in [("4455", 18), ("44455554221", -15)] {
+        let mut g = Connect4::standard();
+        g.play_sequence(moves).unwrap();
+        assert_eq!(solver.solve(Pos::from(&g.board), false), Range::exact(score), "{moves}");
+    }
+}

@@ -1,0 +1,224 @@
+//! The solver's transposition table: proven bounds (upper or lower) of
+//! scores, with the move that proved a lower bound, sized in MB.
+//!
+//! Slots go in pairs (a bucket, within one cache line). The position key is
+//! multiplied by an odd constant (a bijection on 64-bit words); the top bits
+//! of the product pick the bucket and the low bits (at most 44) are stored,
+//! so an entry identifies its position exactly: no false hits, for any
+//! board size. A new entry takes the slot of the same position, else an
+//! empty one, else the one whose search took less work (log2 of its node
+//! count is stored), so the costly results near the root survive. Each
+//! entry also holds a generation number, so clearing the table is O(1) (a
+//! real wipe happens only when the generation wraps, every 7 clears).
+//!
+//! Entry: stored key bits << 20 | move (4 bits, 15 = none) << 16 |
+//! work (5 bits) << 11 | generation (3 bits) << 8 | lower-bound flag << 7 |
+//! score + 64.
+
+/// Odd multiplier (from the golden ratio).
+const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
+/// At least 2^21 slots (16 MB), so the stored part fits in 44 bits.
+const MIN_BITS: u32 = 21;
+const NO_MOVE: u64 = 15;
+const GENERATIONS: u64 = 8;
+
+/// A stored bound of a position's score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is at most this.
+    Upper(i32),
+    /// The score is at least this.
+    Lower(i32),
+}
+
+pub struct Table {
+    slots: Vec<u64>,
+    /// log2 of the number of slots.
+    bits: u32,
+    generation: u64,
+}
+
+impl Table {
+    /// A table of at most `mb` megabytes (at least 16 MB).
+    pub fn with_mb(mb: usize) -> Table {
+        let want = mb.max(1).saturating_mul(1 << 20) / 8;
+        let bits = (usize::BITS - 1 - want.leading_zeros()).clamp(MIN_BITS, 40);
+        let mut slots = vec![0u64; 1usize << bits];
+        huge_pages(&mut slots);
+        // Touch every page now, not during the first searches.
+        for s in slots.iter_mut().step_by(512) {
+            *s = std::hint::black_box(0);
+        }
+        Table { slots, bits, generation: 1 }
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * 8
+    }
+
+    /// True if the next [`Table::clear`] wipes the memory (the others only
+    /// bump the generation).
+    pub fn clear_wipes(&self) -> bool {
+        self.generation + 1 == GENERATIONS
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        self.generation += 1;
+        if self.generation == GENERATIONS {
+            self.slots.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+    }
+
+    /// First slot of the bucket of `key`, and the bits stored to tell keys
+    /// of that bucket apart.
+    #[inline]
+    fn split(&self, key: u64) -> (usize, u64) {
+        let h = key.wrapping_mul(MUL);
+        let bucket_bits = self.bits - 1;
+        (2 * (h >> (64 - bucket_bits)) as usize, h & ((1u64 << (64 - bucket_bits)) - 1))
+    }
+
+    #[inline]
+    fn holds(&self, e: u64, rest: u64) -> bool {
+        e >> 20 == rest && (e >> 8) & 7 == self.generation
+    }
+
+    /// Starts loading the bucket of `key` into the cache (a hint: the
+    /// search will probe it soon; the table is too big for the caches).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        let (i, _) = self.split(key);
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let p = self.slots[i..].as_ptr() as *const i8;
+            // SAFETY: a prefetch never faults nor changes memory; `p` points
+            // into the table anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
+    }
+
+    /// The bound stored for `key` and the move stored with it, if any.
+    #[inline]
+    pub fn get(&self, key: u64) -> Option<(Bound, Option<u32>)> {
+        let (i, rest) = self.split(key);
+        let e = if self.holds(self.slots[i], rest) {
+            self.slots[i]
+        } else if self.holds(self.slots[i + 1], rest) {
+            self.slots[i + 1]
+        } else {
+            return None;
+        };
+        let v = (e & 0x7F) as i32 - 64;
+        let mv = (e >> 16) & 0xF;
+        let mv = if mv == NO_MOVE { None } else { Some(mv as u32) };
+        Some((if e & 0x80 != 0 { Bound::Lower(v) } else { Bound::Upper(v) }, mv))
+    }
+
+    /// Stores a bound for `key` (|score| < 64), a move (column < 15) and
+    /// the number of nodes its search took.
+    #[inline]
+    pub fn put(&mut self, key: u64, bound: Bound, mv: Option<u32>, nodes: u64) {
+        let (i, rest) = self.split(key);
+        let (v, flag) = match bound {
+            Bound::Upper(v) => (v, 0),
+            Bound::Lower(v) => (v, 0x80),
+        };
+        debug_assert!((-64..64).contains(&v));
+        let mv = mv.map_or(NO_MOVE, |m| m as u64 & 0xF);
+        let work = (64 - nodes.leading_zeros() as u64).min(31);
+        let (e0, e1) = (self.slots[i], self.slots[i + 1]);
+        let current = |e: u64| (e >> 8) & 7 == self.generation;
+        let j = if self.holds(e0, rest) || !current(e0) {
+            i
+        } else if self.holds(e1, rest) || !current(e1) {
+            i + 1
+        } else if (e0 >> 11) & 31 < (e1 >> 11) & 31 {
+            i
+        } else {
+            i + 1
+        };
+        self.slots[j] =
+            rest << 20 | mv << 16 | work << 11 | self.generation << 8 | flag | (v + 64) as u64 & 0x7F;
+    }
+}
+
+/// Asks Linux to back the table with transparent huge pages (when the
+/// system allows them on request): the table is probed at random, and with
+/// 4 KB pages nearly every probe also misses the TLB. Must run before the
+/// pages are first touched. Elsewhere, nothing.
+fn huge_pages(slots: &mut [u64]) {
+    #[cfg(target_os = "linux")]
+    {
+        unsafe extern "C" {
+            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+        }
+        const MADV_HUGEPAGE: i32 = 14;
+        const PAGE: usize = 4096;
+        let start = slots.as_mut_ptr() as usize;
+        let end = start + std::mem::size_of_val(slots);
+        let first = start.next_multiple_of(PAGE);
+        if end > first + PAGE {
+            let len = (end - first) / PAGE * PAGE;
+            // SAFETY: the range lies inside our own allocation, is page
+            // aligned, and MADV_HUGEPAGE only changes how the kernel backs
+            // it (the contents stay zero); a failure is harmless.
+            let _ = unsafe { madvise(first as *mut std::ffi::c_void, len, MADV_HUGEPAGE) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = slots;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_clears() {
+        let mut t = Table::with_mb(1);
+        assert_eq!(t.bytes(), 16 << 20);
+        assert_eq!(Table::with_mb(40).bytes(), 32 << 20);
+        t.put(12345, Bound::Lower(-7), Some(3), 100);
+        t.put(999, Bound::Upper(21), None, 1);
+        assert_eq!(t.get(12345), Some((Bound::Lower(-7), Some(3))));
+        assert_eq!(t.get(999), Some((Bound::Upper(21), None)));
+        assert_eq!(t.get(1000), None);
+        t.clear();
+        assert_eq!(t.get(12345), None);
+        // Generations wrap with a real wipe.
+        t.put(5, Bound::Upper(0), Some(8), 0);
+        for _ in 0..300 {
+            t.clear();
+            assert_eq!(t.get(5), None);
+        }
+    }
+
+    #[test]
+    fn keys_sharing_a_bucket_are_told_apart_and_work_is_kept() {
+        let t0 = Table::with_mb(1);
+        let (i, _) = t0.split(77);
+        // Other keys of the same bucket.
+        let same: Vec<u64> = (78u64..).filter(|&k| t0.split(k).0 == i).take(3).collect();
+        let mut t = t0;
+        t.put(77, Bound::Lower(3), Some(0), 1 << 20);
+        assert_eq!(t.get(same[0]), None);
+        t.put(same[0], Bound::Upper(-2), None, 10);
+        assert_eq!(t.get(77), Some((Bound::Lower(3), Some(0))));
+        assert_eq!(t.get(same[0]), Some((Bound::Upper(-2), None)));
+        // A third key replaces the entry with less work.
+        t.put(same[1], Bound::Upper(5), None, 1000);
+        assert_eq!(t.get(77), Some((Bound::Lower(3), Some(0))));
+        assert_eq!(t.get(same[0]), None);
+        assert_eq!(t.get(same[1]), Some((Bound::Upper(5), None)));
+        // The same key is updated in place.
+        t.put(77, Bound::Lower(4), Some(2), 5);
+        assert_eq!(t.get(77), Some((Bound::Lower(4), Some(2))));
+        assert_eq!(t.get(same[1]), Some((Bound::Upper(5), None)));
+    }
+}
