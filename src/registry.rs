@@ -143,6 +143,8 @@ pub trait AnyPlayer: Send {
     /// this player's family.
     fn choose(&mut self, game: &dyn AnyGame, ctx: &mut SearchCtx) -> Option<String>;
     fn reset(&mut self);
+    /// See [`Player::prepare`].
+    fn prepare(&mut self, game: &dyn AnyGame, options: &OptionValues);
 }
 
 /// A game of type `G` with its move history: the generic [`AnyGame`].
@@ -309,6 +311,11 @@ impl<G: Game> AnyPlayer for PlayerBox<G> {
     }
     fn reset(&mut self) {
         self.inner.reset()
+    }
+    fn prepare(&mut self, game: &dyn AnyGame, options: &OptionValues) {
+        if let Some(m) = game.as_any().downcast_ref::<Match<G>>() {
+            self.inner.prepare(&m.pos, options)
+        }
     }
 }
 

@@ -255,7 +255,7 @@ fn bad_input_changes_nothing() {
     assert_eq!(e.cmd("setoption name Nope value 1"), vec!["err unknown option 'Nope'"]);
     assert_eq!(
         e.cmd("options set Strategy best"),
-        vec!["err option Strategy takes one of attack, random, defense, neutral, not 'best'"]
+        vec!["err option Strategy takes one of perfect, attack, random, defense, neutral, not 'best'"]
     );
     assert_eq!(e.cmd("options set Hash 0"), vec!["err option Hash must be within 1..65536, not 0"]);
     // A 1 MB line, then binary junk, then a valid command still works.
@@ -321,6 +321,7 @@ fn go_limits_and_uhp_bestmove() {
         assert!(r.last().unwrap().starts_with("bestmove "), "{c}: {r:?}");
         assert_eq!(r.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
     }
+    e.cmd("setoption name Strategy value attack");
     let r = e.cmd("go depth 3");
     assert!(r[0].starts_with("info depth 1 score cp "), "{r:?}");
     assert!(r.iter().any(|l| l.starts_with("info depth 3 ") && l.contains(" pv ")));
@@ -329,15 +330,24 @@ fn go_limits_and_uhp_bestmove() {
     assert!(m.len() == 1 && m.chars().all(|c| c.is_ascii_digit()), "{m}");
     let m = e.one("bestmove time 00:00:01");
     assert!(m.len() == 1, "{m}");
+    // perfect (the default) proves the score in the benchmark convention.
+    e.cmd("setoption name Strategy value perfect");
+    e.cmd("position startpos moves 445566");
+    let r = e.cmd("go");
+    assert!(r.iter().any(|l| l.starts_with("info ") && l.contains(" score exact 18 ")), "{r:?}");
+    assert_eq!(r.last().unwrap(), "bestmove 3");
+    e.cmd("position startpos moves 4455");
+    let r = e.cmd("go movetime 5000");
+    assert!(r.iter().any(|l| l.contains(" score exact 18 ")), "{r:?}");
     // Every strategy wins at once when it can.
     e.cmd("position startpos moves 121212");
-    for s in ["attack", "random", "defense", "neutral"] {
+    for s in ["perfect", "attack", "random", "defense", "neutral"] {
         e.cmd(&format!("setoption name Strategy value {s}"));
         assert_eq!(e.one("bestmove"), "1", "{s} takes the win");
     }
     // ... and blocks an immediate loss.
     e.cmd("position startpos moves 11223");
-    for s in ["attack", "random", "defense", "neutral"] {
+    for s in ["perfect", "attack", "random", "defense", "neutral"] {
         e.cmd(&format!("options set Strategy {s}"));
         assert_eq!(e.one("bestmove"), "4", "{s} blocks");
     }
@@ -360,7 +370,10 @@ fn save_and_load() {
     e.cmd("options set Strategy random");
     e.cmd("newgame Connect4+5x4");
     assert_eq!(e.one("load game1"), "Connect4;InProgress;Red[3];4;4;5;3");
-    assert_eq!(e.one("options get Strategy"), "Strategy;enum;defense;attack;attack;random;defense;neutral");
+    assert_eq!(
+        e.one("options get Strategy"),
+        "Strategy;enum;defense;perfect;perfect;attack;random;defense;neutral"
+    );
     assert_eq!(e.cmd("saves"), vec!["game1 Connect4;InProgress;Red[3];4;4;5;3"]);
     // A corrupt file is an error, and nothing changes.
     std::fs::write(e.data_dir.join("saves/broken.json"), "{\"format\": 1").unwrap();

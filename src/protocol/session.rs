@@ -510,7 +510,29 @@ impl<W: Write + Send + 'static> Session<W> {
         self.family = fam;
         let s = g.game_string();
         self.game = Some(g);
+        self.prepare_player();
         s
+    }
+
+    /// The player of the current game and strategy, made if needed.
+    fn take_player(&mut self) -> Result<Box<dyn AnyPlayer>, String> {
+        let g = self.game.as_ref().ok_or("no game in progress")?;
+        let options = self.options_for(g.family());
+        let wanted = options.get_str("Strategy").unwrap_or("").to_string();
+        match self.player.take() {
+            Some((f, p)) if f == g.family().name && p.strategy().eq_ignore_ascii_case(&wanted) => Ok(p),
+            _ => g.new_player(&options),
+        }
+    }
+
+    /// Makes the player ready for the current game (see
+    /// [`crate::search::Player::prepare`]).
+    fn prepare_player(&mut self) {
+        let Ok(mut p) = self.take_player() else { return };
+        let g = self.game.as_ref().expect("take_player checked");
+        let options = self.options_for(g.family());
+        p.prepare(g.as_ref(), &options);
+        self.player = Some((g.family().name, p));
     }
 
     // ----- options --------------------------------------------------------
@@ -572,8 +594,11 @@ impl<W: Write + Send + 'static> Session<W> {
             }
             Some(f) => self.family_values.entry(f).or_default().set(spec.name, value.clone()),
         }
-        // Players read their options when made.
-        self.player = None;
+        // Players read their options at every move; a new strategy (or
+        // table size) is made ready now, outside any search.
+        if spec.name == "Strategy" || spec.name == "Hash" {
+            self.prepare_player();
+        }
         Ok(spec.uhp_line(&value))
     }
 
@@ -662,12 +687,9 @@ impl<W: Write + Send + 'static> Session<W> {
             None => return self.write_reply(err("no game in progress")),
         };
         let options = self.options_for(game.family());
-        let player = match self.player.take() {
-            Some((f, p)) if f == game.family().name => p,
-            _ => match game.new_player(&options) {
-                Ok(p) => p,
-                Err(e) => return self.write_reply(err(e)),
-            },
+        let player = match self.take_player() {
+            Ok(p) => p,
+            Err(e) => return self.write_reply(err(e)),
         };
         let seed: u64 = self.rng.random();
         let stop = StopFlag::new();

@@ -222,6 +222,11 @@ pub trait Player<G: Game>: Send {
 
     /// Forgets what was learnt (called on `newgame`).
     fn reset(&mut self) {}
+
+    /// Called outside any search when a game starts (or the strategy
+    /// changes), so slow set-up such as allocating a large table does not
+    /// eat into the first move's time.
+    fn prepare(&mut self, _pos: &G, _options: &OptionValues) {}
 }
 
 /// Legal moves of `pos` as a fresh vector.

@@ -15,6 +15,9 @@
 //! - `Hash` (MB, engine-wide, default 64): size of the solver's table, kept
 //!   between moves and cleared on `newgame`.
 //!
+//! Depth: `go depth N` with fewer than the plies left is an N-ply
+//! alpha-beta search with the `attack` evaluation (not a solve).
+//!
 //! Time: without a limit the solve always completes. With a limit (time,
 //! nodes, `stop`), the solver gets 85% of the time; if it has not finished,
 //! the move is the one with the best proven lower bound (then the best
@@ -116,6 +119,18 @@ impl Player<Connect4> for Perfect {
             ctx.nodes += 1;
             return *legal.choose(ctx.rng).expect("game not over") as u8;
         }
+        // `go depth N` is a lookahead horizon: when the game can last longer
+        // than N plies, the move comes from an N-ply alpha-beta search with
+        // the `attack` evaluation (wins and losses within N plies are still
+        // exact); otherwise the solver proves the result.
+        let empty = width * b.height() - b.moves();
+        if let Some(d) = ctx.limits.depth
+            && d < empty
+        {
+            ctx.report_text(format!("perfect: depth {d} < {empty} plies left: {d}-ply search, not a solve"));
+            let eval = WindowEval::new(&b);
+            return negamax::search(pos, &eval, ctx, d.max(1)).map(|f| f.best).expect("game not over");
+        }
         let weak = ctx.options.get_bool("Weak").unwrap_or(false);
         let variety = ctx.options.get_bool("Variety").unwrap_or(false);
         let limited = !ctx.limits.is_unbounded();
@@ -148,7 +163,6 @@ impl Player<Connect4> for Perfect {
                 centre_order(width).into_iter().find(|c| cands.contains(c)).unwrap_or(legal[0])
             }
         };
-        let empty = width * b.height() - b.moves();
         let score = report_score(info.value, weak);
         if aborted && !proven {
             ctx.report_text(format!("perfect: not solved within the limits, proven {score}"));
@@ -156,6 +170,12 @@ impl Player<Connect4> for Perfect {
         let chosen_score = info.columns[chosen as usize].map_or(score, |r| report_score(r, weak));
         ctx.report(if proven { empty } else { 0 }, Some(chosen_score), vec![(chosen + 1).to_string()]);
         chosen as u8
+    }
+
+    /// Allocates the table for the game's board size now, not in the
+    /// first move's time.
+    fn prepare(&mut self, pos: &Connect4, options: &OptionValues) {
+        self.solver(pos, hash_mb(options));
     }
 
     fn reset(&mut self) {

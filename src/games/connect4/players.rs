@@ -137,7 +137,7 @@ impl Player<Connect4> for Attack {
         let depth = match (ctx.limits.depth, ctx.limits.movetime.is_some() || ctx.limits.infinite) {
             (Some(d), _) => d,
             (None, true) => remaining,
-            (None, false) => self.depth,
+            (None, false) => ctx.options.get_int("Depth").map_or(self.depth, |d| d.clamp(1, 64) as u32),
         };
         let found = negamax::search(pos, &eval, ctx, depth.min(remaining).max(1));
         found.map(|f| f.best).expect("game not over")

@@ -45,7 +45,8 @@ impl Table {
         let bits = (usize::BITS - 1 - want.leading_zeros()).clamp(MIN_BITS, 40);
         let mut slots = vec![0u64; 1usize << bits];
         huge_pages(&mut slots);
-        // Touch every page now, not during the first searches.
+        // Touch every page now, not during the first searches (the engine
+        // makes its table in `Player::prepare`, outside any search).
         for s in slots.iter_mut().step_by(512) {
             *s = std::hint::black_box(0);
         }

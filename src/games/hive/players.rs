@@ -49,7 +49,7 @@ impl Player<Hive> for AlphaBeta {
         let depth = match (ctx.limits.depth, ctx.limits.movetime.is_some() || ctx.limits.infinite) {
             (Some(d), _) => d,
             (None, true) => 64,
-            (None, false) => self.depth,
+            (None, false) => ctx.options.get_int("Depth").map_or(self.depth, |d| d.clamp(1, 20) as u32),
         };
         negamax::search(pos, &HiveEval, ctx, depth.max(1)).map(|f| f.best).unwrap_or(Move::PASS)
     }
