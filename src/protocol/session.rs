@@ -923,3 +923,101 @@ mod tests {
         assert!(check_state_and_turn(g.as_ref(), "Draw", "Red").is_err());
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use rand::seq::IndexedRandom;
+
+    /// Thousands of random lines built from real command words, arguments
+    /// of every game and junk: the session never panics, and every line
+    /// gets exactly one reply ending in `ok`.
+    #[test]
+    fn random_command_soup() {
+        let words = [
+            "newgame",
+            "play",
+            "pass",
+            "undo",
+            "validmoves",
+            "bestmove depth 1",
+            "go depth 1",
+            "go nodes 200",
+            "go movetime 5",
+            "analyze movetime 5",
+            "options",
+            "options get",
+            "options set",
+            "setoption name",
+            "value",
+            "movetree",
+            "movetree json",
+            "show",
+            "info",
+            "help",
+            "position",
+            "startpos",
+            "moves",
+            "isready",
+            "stop",
+            "Connect4",
+            "Connect4+5x4",
+            "Mastermind",
+            "Mastermind+3x4",
+            "Base",
+            "Base+MLP",
+            "Connect4;InProgress;Red[1]",
+            "Base;InProgress;White[2];wS1",
+            "4",
+            "9",
+            "0",
+            "1122",
+            "2B1W",
+            "wS1",
+            "bG1 -wS1",
+            "wQ wS1/",
+            "Strategy",
+            "random",
+            "Depth",
+            "3",
+            "Hash",
+            "16",
+            "-1",
+            ";",
+            "[",
+            "\u{0}",
+            "é",
+            "saves",
+            "load",
+            "x/y",
+            "..",
+        ];
+        let mut rng = StdRng::seed_from_u64(99);
+        let dir = std::env::temp_dir().join(format!("meeple-fuzz-{}", std::process::id()));
+        let config = SessionConfig { data_dir: dir.clone(), ..SessionConfig::default() };
+        let mut s = Session::new(Vec::<u8>::new(), config);
+        // Keep every search short: the fuzzer never sends an unlimited one.
+        s.handle_line("setoption name Connect4.Strategy value attack");
+        s.handle_line("setoption name Hash value 16");
+        let mut sent = 2;
+        for _ in 0..3000 {
+            let n = rng.random_range(1..5);
+            let line: Vec<&str> = (0..n).map(|_| *words.choose(&mut rng).unwrap()).collect();
+            let line = line.join(" ");
+            if line.trim().is_empty() || line.trim_start().starts_with('#') {
+                continue;
+            }
+            let first = line.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+            if first == "quit" || first == "exit" {
+                continue;
+            }
+            s.handle_line(&line);
+            s.wait_search();
+            sent += 1;
+        }
+        let out = String::from_utf8(s.output().lock().unwrap().clone()).unwrap();
+        assert_eq!(out.lines().filter(|l| *l == "ok").count(), sent);
+        assert!(out.ends_with("ok\n"));
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
