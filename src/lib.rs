@@ -8,6 +8,7 @@
 
 pub mod game;
 pub mod games;
+pub mod gamestring;
 pub mod movetree;
 pub mod options;
 pub mod protocol;

@@ -148,18 +148,8 @@ fn run_protocol(default_type: &str, data_dir: PathBuf) {
     let _ = io::stdout().flush();
 }
 
-/// Builds a game from a GameType or GameString, replaying its moves.
-fn game_from(spec: &str) -> Result<Box<dyn registry::AnyGame>, String> {
-    let fields: Vec<&str> = spec.trim().split(';').collect();
-    let mut g = registry::new_game(fields[0])?;
-    for (i, m) in fields.iter().enumerate().skip(3).filter(|(_, m)| !m.is_empty()) {
-        g.play_text(m).map_err(|e| format!("move {} '{m}': {e}", i - 2))?;
-    }
-    Ok(g)
-}
-
 fn perft(spec: &str, depth: u32, time: bool) -> Result<(), String> {
-    let g = game_from(spec)?;
+    let g = meeple::gamestring::load_with_defaults(spec).map_err(|e| e.to_string())?;
     let mut out = BufWriter::new(io::stdout().lock());
     for d in 1..=depth {
         let t = Instant::now();

@@ -23,6 +23,7 @@ use rand::{Rng, SeedableRng};
 use super::command::{BestMoveLimit, Command, GoParams, PositionBase, parse_command};
 use super::input::{InputLine, MAX_LINE};
 use crate::game::MoveError;
+use crate::gamestring::{self, LoadError, clip};
 use crate::movetree;
 use crate::options::{OptionKind, OptionSpec, OptionValue, OptionValues};
 use crate::registry::{self, AnyGame, AnyPlayer, Family};
@@ -59,6 +60,15 @@ type Reply = Result<Vec<String>, Failure>;
 
 fn err<T>(msg: impl Into<String>) -> Result<T, Failure> {
     Err(Failure::Err(msg.into()))
+}
+
+impl From<LoadError> for Failure {
+    fn from(e: LoadError) -> Self {
+        match e {
+            LoadError::Invalid(m) => Failure::Err(m),
+            LoadError::Move(m) => Failure::InvalidMove(m),
+        }
+    }
 }
 
 impl From<MoveError> for Failure {
@@ -322,7 +332,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 let mut g = self.build_game(&spec)?;
                 if let Some(m) = moves {
                     let list = g.split_move_list(&m);
-                    replay(g.as_mut(), &list, g_offset(&spec))?;
+                    g = gamestring::replay(g, &list)?;
                 }
                 Ok(vec![self.install_game(g)])
             }
@@ -470,32 +480,16 @@ impl<W: Write + Send + 'static> Session<W> {
 
     /// Makes a game from a GameType or a GameString (replayed, validated).
     fn build_game(&mut self, spec: &str) -> Result<Box<dyn AnyGame>, Failure> {
-        let spec = spec.trim();
-        let mut fields: Vec<&str> = spec.split(';').collect();
-        let mut g = registry::new_game(fields[0]).map_err(Failure::Err)?;
-        let values = self.options_for(g.family());
-        g.configure(&values, &mut self.rng);
-        if fields.len() == 1 {
-            return Ok(g);
-        }
-        if fields.len() < 3 {
-            return err(format!("bad GameString '{}': expected GameType;GameState;Turn[;moves]", clip(spec)));
-        }
-        if fields.len() > 3 && fields.last() == Some(&"") {
-            fields.pop();
-        }
-        check_state_and_turn(g.as_ref(), fields[1], fields[2])?;
-        // Hidden state the string does not carry is dropped; extras the
-        // game recognises (Mastermind's `Secret=...`) are applied first.
-        g.before_replay();
-        let mut moves: Vec<String> = Vec::new();
-        for t in &fields[3..] {
-            if !g.apply_extra(t).map_err(Failure::Err)? {
-                moves.push(t.to_string());
+        let engine = self.engine_values.clone();
+        let families = self.family_values.clone();
+        let options = move |fam: Family| {
+            let mut v = engine;
+            if let Some(f) = families.get(fam.name) {
+                v.merge(f);
             }
-        }
-        replay(g.as_mut(), &moves, 0)?;
-        Ok(g)
+            v
+        };
+        gamestring::load(spec, options, &mut self.rng).map_err(Failure::from)
     }
 
     /// Makes `g` the current game; returns its GameString.
@@ -764,62 +758,8 @@ fn run_search<W: Write + Send + 'static>(
     keep_player.then_some(player)
 }
 
-/// Replays move texts; the first bad one is reported with its number.
-fn replay(g: &mut dyn AnyGame, moves: &[String], offset: usize) -> Result<(), Failure> {
-    let mut trial = g.clone_box();
-    for (i, m) in moves.iter().enumerate() {
-        let n = offset + i + 1;
-        trial.play_text(m).map_err(|e| match e {
-            MoveError::GameOver => {
-                Failure::InvalidMove(format!("move {n} '{}': the game is already over", clip(m)))
-            }
-            other => Failure::InvalidMove(format!("move {n} '{}': {other}", clip(m))),
-        })?;
-    }
-    for m in moves {
-        g.play_text(m).expect("validated above");
-    }
-    Ok(())
-}
-
-/// Number of moves already in a GameString given to `position`.
-fn g_offset(spec: &str) -> usize {
-    spec.split(';').filter(|s| !s.is_empty()).count().saturating_sub(3)
-}
-
-/// Checks the GameState and Turn fields of a GameString for form only (their
-/// values are recomputed).
-fn check_state_and_turn(g: &dyn AnyGame, state: &str, turn: &str) -> Result<(), Failure> {
-    let sides = g.side_names();
-    let state_ok = ["NotStarted", "InProgress", "Draw"].iter().any(|s| s.eq_ignore_ascii_case(state))
-        || sides.iter().any(|s| state.eq_ignore_ascii_case(&format!("{s}Wins")));
-    if !state_ok {
-        return err(format!("bad GameState '{}'", clip(state)));
-    }
-    let turn_ok = sides.iter().any(|s| {
-        turn.len() > s.len()
-            && turn[..s.len()].eq_ignore_ascii_case(s)
-            && turn[s.len()..].starts_with('[')
-            && turn.ends_with(']')
-            && turn[s.len() + 1..turn.len() - 1].parse::<u32>().is_ok_and(|n| n >= 1)
-    });
-    if !turn_ok {
-        return err(format!("bad Turn '{}': expected like {}[1]", clip(turn), sides[0]));
-    }
-    Ok(())
-}
-
 fn unknown_option(name: &str) -> Failure {
     Failure::Err(format!("unknown option '{}'", clip(name)))
-}
-
-/// At most 100 characters of user text in a message.
-fn clip(s: &str) -> String {
-    let mut c: String = s.chars().take(100).collect();
-    if c.len() < s.len() {
-        c.push_str("...");
-    }
-    c
 }
 
 /// Messages are one line.
@@ -910,17 +850,6 @@ mod tests {
     #[test]
     fn comments_and_blank_lines_are_silent() {
         assert_eq!(run(&["", "   ", "# newgame", "\t"]), "");
-    }
-
-    #[test]
-    fn state_and_turn_are_checked_for_form() {
-        let g = registry::new_game("Connect4").unwrap();
-        assert!(check_state_and_turn(g.as_ref(), "InProgress", "Red[1]").is_ok());
-        assert!(check_state_and_turn(g.as_ref(), "yellowwins", "yellow[12]").is_ok());
-        assert!(check_state_and_turn(g.as_ref(), "WhiteWins", "Red[1]").is_err());
-        assert!(check_state_and_turn(g.as_ref(), "Draw", "Red[0]").is_err());
-        assert!(check_state_and_turn(g.as_ref(), "Draw", "Red[").is_err());
-        assert!(check_state_and_turn(g.as_ref(), "Draw", "Red").is_err());
     }
 }
 

@@ -110,9 +110,10 @@ impl Hive {
         Ok(())
     }
 
-    /// A position from a GameString (`Base;InProgress;White[2];wS1;bS1
-    /// wS1-`) or a bare game type; the state and turn fields are
-    /// recomputed, not trusted.
+    /// A position from a GameString, for tests (the engine loads games
+    /// through `crate::gamestring`). The state and turn fields may be left
+    /// out: `Base;wS1;bS1 wS1-`.
+    #[cfg(test)]
     pub fn from_game_string(s: &str) -> Result<Hive, String> {
         let mut parts = s.split(';');
         let exp: Expansions = parts.next().unwrap_or("").parse()?;

@@ -9,6 +9,7 @@ use super::Hive;
 use super::movegen::{CountSink, VecSink};
 use super::mv::Move;
 use super::piece::Expansions;
+use crate::game::Game;
 
 /// The published counts from the empty board (depths 1..5).
 const REFERENCE: [(&str, [u64; 5]); 2] =
@@ -36,11 +37,14 @@ pub fn bench(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let positions = if a.positions.is_empty() { Expansions::all_types() } else { a.positions };
     let mut bad = 0;
     for p in &positions {
-        let mut g = Hive::from_game_string(p)?;
+        let g = crate::gamestring::load_with_defaults(p).map_err(|e| e.to_string())?;
+        if g.family().name != Hive::FAMILY {
+            return Err(format!("{p} is not a Hive game"));
+        }
         // Only empty boards have published counts.
-        let key = if g.ply == 0 { g.exp.to_string() } else { String::new() };
+        let key = if g.history().is_empty() { g.game_type() } else { String::new() };
         let start = Instant::now();
-        let n = perft(&mut g, a.depth);
+        let n = g.perft(a.depth);
         let t = start.elapsed().as_secs_f64();
         let check = REFERENCE
             .iter()
