@@ -1,112 +1,12 @@
 //! End-to-end tests: spawn the built `meeple` binary and play scripted
 //! sessions through its stdin/stdout, bad input included.
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::thread;
-use std::time::Duration;
+mod common;
 
-/// A running engine. Lines are read on a thread; a read that waits more
-/// than a minute fails the test instead of hanging it (a safety net, not a
-/// timing assertion).
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    data_dir: PathBuf,
-}
+use std::io::Write;
+use std::process::{Command, Stdio};
 
-const SAFETY: Duration = Duration::from_secs(60);
-
-impl Engine {
-    fn start(tag: &str) -> Engine {
-        let data_dir = std::env::temp_dir().join(format!("meeple-it-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&data_dir);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
-            .arg("--data-dir")
-            .arg(&data_dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn meeple");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        thread::spawn(move || {
-            for l in BufReader::new(stdout).lines() {
-                match l {
-                    Ok(l) => {
-                        if tx.send(l).is_err() {
-                            return;
-                        }
-                    }
-                    Err(_) => return,
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        let e = Engine { child, stdin, lines: rx, data_dir };
-        let banner = e.read_reply();
-        assert_eq!(banner[0], format!("id meeple v{}", env!("CARGO_PKG_VERSION")));
-        e
-    }
-
-    fn line(&self) -> String {
-        self.lines.recv_timeout(SAFETY).expect("engine replied")
-    }
-
-    /// Lines up to and including the next `ok`.
-    fn read_reply(&self) -> Vec<String> {
-        let mut v = Vec::new();
-        loop {
-            let l = self.line();
-            let done = l == "ok";
-            v.push(l);
-            if done {
-                return v;
-            }
-        }
-    }
-
-    fn send_raw(&mut self, bytes: &[u8]) {
-        let s = self.stdin.as_mut().unwrap();
-        s.write_all(bytes).unwrap();
-        s.flush().unwrap();
-    }
-
-    fn send(&mut self, cmd: &str) {
-        self.send_raw(format!("{cmd}\n").as_bytes());
-    }
-
-    /// Sends a command and returns its reply without the final `ok`.
-    fn cmd(&mut self, cmd: &str) -> Vec<String> {
-        self.send(cmd);
-        let mut r = self.read_reply();
-        r.pop();
-        r
-    }
-
-    /// A command whose reply is one line.
-    fn one(&mut self, cmd: &str) -> String {
-        let r = self.cmd(cmd);
-        assert_eq!(r.len(), 1, "{cmd} -> {r:?}");
-        r[0].clone()
-    }
-
-    /// A snapshot of the state a person can see (for "nothing changed").
-    fn snapshot(&mut self) -> (Vec<String>, Vec<String>, Vec<String>) {
-        (self.cmd("show"), self.cmd("validmoves"), self.cmd("options"))
-    }
-
-    fn close(mut self) -> i32 {
-        drop(self.stdin.take());
-        let status = self.child.wait().unwrap();
-        let _ = std::fs::remove_dir_all(&self.data_dir);
-        status.code().unwrap_or(-1)
-    }
-}
+use common::Engine;
 
 #[test]
 fn banner_info_and_help() {

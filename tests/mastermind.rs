@@ -1,68 +1,9 @@
 //! Mastermind through the binary: a whole game in each role, lies refused,
 //! GameStrings and saves keeping the secret.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+mod common;
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    dir: std::path::PathBuf,
-}
-
-impl Engine {
-    fn start(tag: &str) -> Engine {
-        let dir = std::env::temp_dir().join(format!("meeple-mm-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
-            .arg("--data-dir")
-            .arg(&dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut e = Engine { child, stdin, stdout, dir };
-        e.reply();
-        e
-    }
-    fn reply(&mut self) -> Vec<String> {
-        let mut v = Vec::new();
-        loop {
-            let mut l = String::new();
-            assert!(self.stdout.read_line(&mut l).unwrap() > 0);
-            let l = l.trim_end().to_string();
-            if l == "ok" {
-                return v;
-            }
-            v.push(l);
-        }
-    }
-    fn cmd(&mut self, c: &str) -> Vec<String> {
-        writeln!(self.stdin, "{c}").unwrap();
-        self.reply()
-    }
-    fn one(&mut self, c: &str) -> String {
-        let r = self.cmd(c);
-        assert_eq!(r.len(), 1, "{c} -> {r:?}");
-        r[0].clone()
-    }
-    fn engine_move(&mut self) -> String {
-        let r = self.cmd("go");
-        r.last().unwrap().strip_prefix("bestmove ").expect("bestmove").to_string()
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
+use common::Engine;
 
 /// Black and white pegs of `guess` against `secret` (digits).
 fn score(guess: &str, secret: &str) -> (usize, usize) {

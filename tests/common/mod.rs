@@ -1,0 +1,141 @@
+//! The driver shared by the end-to-end tests: spawns the built `meeple`
+//! binary and talks to it line by line.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::thread;
+use std::time::Duration;
+
+/// A running engine. Lines are read on a thread; a read that waits more
+/// than a minute fails the test instead of hanging it (a safety net, not a
+/// timing assertion).
+pub struct Engine {
+    pub child: Child,
+    pub stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    pub data_dir: PathBuf,
+    /// The startup banner (`info`'s output and `ok`).
+    pub banner: Vec<String>,
+}
+
+const SAFETY: Duration = Duration::from_secs(60);
+
+impl Engine {
+    /// Starts the engine with its own data folder.
+    pub fn start(tag: &str) -> Engine {
+        Engine::start_with(tag, &[])
+    }
+
+    /// Starts the engine with extra command-line arguments.
+    pub fn start_with(tag: &str, args: &[&str]) -> Engine {
+        let data_dir = std::env::temp_dir().join(format!("meeple-it-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&data_dir);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
+            .arg("--data-dir")
+            .arg(&data_dir)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn meeple");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        thread::spawn(move || {
+            for l in BufReader::new(stdout).lines() {
+                match l {
+                    Ok(l) => {
+                        if tx.send(l).is_err() {
+                            return;
+                        }
+                    }
+                    Err(_) => return,
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        let mut e = Engine { child, stdin, lines: rx, data_dir, banner: Vec::new() };
+        e.banner = e.read_reply();
+        assert_eq!(e.banner[0], format!("id meeple v{}", env!("CARGO_PKG_VERSION")));
+        e
+    }
+
+    pub fn line(&self) -> String {
+        self.lines.recv_timeout(SAFETY).expect("engine replied")
+    }
+
+    /// Lines up to and including the next `ok`.
+    pub fn read_reply(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        loop {
+            let l = self.line();
+            let done = l == "ok";
+            v.push(l);
+            if done {
+                return v;
+            }
+        }
+    }
+
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let s = self.stdin.as_mut().unwrap();
+        s.write_all(bytes).unwrap();
+        s.flush().unwrap();
+    }
+
+    pub fn send(&mut self, cmd: &str) {
+        self.send_raw(format!("{cmd}\n").as_bytes());
+    }
+
+    /// Sends a command and returns its reply without the final `ok`.
+    pub fn cmd(&mut self, cmd: &str) -> Vec<String> {
+        self.send(cmd);
+        let mut r = self.read_reply();
+        r.pop();
+        r
+    }
+
+    /// A command whose reply is one line.
+    pub fn one(&mut self, cmd: &str) -> String {
+        let r = self.cmd(cmd);
+        assert_eq!(r.len(), 1, "{cmd} -> {r:?}");
+        r[0].clone()
+    }
+
+    /// A snapshot of the state a person can see (for "nothing changed").
+    pub fn snapshot(&mut self) -> (Vec<String>, Vec<String>, Vec<String>) {
+        (self.cmd("show"), self.cmd("validmoves"), self.cmd("options"))
+    }
+
+    /// Closes stdin and returns the exit code.
+    pub fn close(mut self) -> i32 {
+        drop(self.stdin.take());
+        self.child.wait().unwrap().code().unwrap_or(-1)
+    }
+
+    /// Every line left until the engine closes its output.
+    pub fn rest(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        while let Ok(l) = self.lines.recv_timeout(SAFETY) {
+            v.push(l);
+        }
+        v
+    }
+
+    /// The move of `go`'s `bestmove` line.
+    pub fn engine_move(&mut self) -> String {
+        let r = self.cmd("go");
+        r.last().unwrap().strip_prefix("bestmove ").expect("bestmove line").to_string()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.data_dir);
+    }
+}
