@@ -480,15 +480,8 @@ impl<W: Write + Send + 'static> Session<W> {
 
     /// Makes a game from a GameType or a GameString (replayed, validated).
     fn build_game(&mut self, spec: &str) -> Result<Box<dyn AnyGame>, Failure> {
-        let engine = self.engine_values.clone();
-        let families = self.family_values.clone();
-        let options = move |fam: Family| {
-            let mut v = engine;
-            if let Some(f) = families.get(fam.name) {
-                v.merge(f);
-            }
-            v
-        };
+        let (engine, families) = (&self.engine_values, &self.family_values);
+        let options = |fam: Family| merged(engine, families.get(fam.name));
         gamestring::load(spec, options, &mut self.rng).map_err(Failure::from)
     }
 
@@ -533,11 +526,7 @@ impl<W: Write + Send + 'static> Session<W> {
 
     /// Engine values merged with a family's.
     fn options_for(&self, fam: Family) -> OptionValues {
-        let mut v = self.engine_values.clone();
-        if let Some(f) = self.family_values.get(fam.name) {
-            v.merge(f);
-        }
-        v
+        merged(&self.engine_values, self.family_values.get(fam.name))
     }
 
     /// Finds an option: engine-wide, the current family's, or qualified
@@ -698,6 +687,15 @@ impl<W: Write + Send + 'static> Session<W> {
             .expect("spawn search thread");
         self.search = Some(RunningSearch { stop, done, infinite, handle });
     }
+}
+
+/// Engine-wide values with a family's on top.
+fn merged(engine: &OptionValues, family: Option<&OptionValues>) -> OptionValues {
+    let mut v = engine.clone();
+    if let Some(f) = family {
+        v.merge(f);
+    }
+    v
 }
 
 /// The body of a search thread.

@@ -51,7 +51,7 @@ pub fn search<G: Game, E: Evaluator<G>>(
     eval.order_moves(root, &mut moves);
     let mut best: Option<Found<G::Move>> = None;
     let mut pos = root.clone();
-    let mut s = Searcher { eval, ctx, stopped: false, pv: vec![Vec::new(); 130] };
+    let mut s = Searcher { eval, ctx, stopped: false, horizon: false, pv: vec![Vec::new(); 130] };
     for depth in 1..=max_depth.clamp(1, 128) {
         // Previous best first.
         if let Some(b) = &best
@@ -59,7 +59,7 @@ pub fn search<G: Game, E: Evaluator<G>>(
         {
             moves[..=i].rotate_right(1);
         }
-        let nodes_before = s.ctx.nodes;
+        s.horizon = false;
         let mut alpha = -WIN - 1;
         let beta = WIN + 1;
         let mut iter_best: Option<(G::Move, i32, Vec<G::Move>)> = None;
@@ -95,8 +95,9 @@ pub fn search<G: Game, E: Evaluator<G>>(
                 break;
             }
         }
-        // The whole tree fits within this depth: deeper adds nothing.
-        if s.ctx.nodes - nodes_before < (depth as u64) && depth > 1 {
+        // No line was cut by the depth: the whole tree was searched, so
+        // deeper adds nothing.
+        if !s.horizon {
             break;
         }
         if s.ctx.should_stop() {
@@ -110,6 +111,8 @@ struct Searcher<'a, 'b, G: Game, E> {
     eval: &'a E,
     ctx: &'a mut SearchCtx<'b>,
     stopped: bool,
+    /// True once a line of the current iteration was cut by the depth.
+    horizon: bool,
     /// Triangular principal-variation table: `pv[ply]` is the best line
     /// found from `ply` on.
     pv: Vec<Vec<G::Move>>,
@@ -133,6 +136,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             None => {}
         }
         if depth == 0 || ply + 1 >= self.pv.len() {
+            self.horizon = true;
             return self.eval.evaluate(pos);
         }
         let mut moves = Vec::new();
