@@ -151,6 +151,14 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
+    /// A proven score in the game's own convention (`Score::Exact`) as
+    /// UCI's `mate N`: the side to move wins (N > 0) or loses (N < 0) in N
+    /// of its own moves. `None` for a draw or where the game has no such
+    /// reading.
+    fn mate_in(&self, _exact: i32) -> Option<i32> {
+        None
+    }
+
     // ----- presentation --------------------------------------------------
     /// The board drawn as text for a person; `color` enables ANSI colours.
     fn render(&self, color: bool) -> String;

@@ -126,6 +126,8 @@ pub trait AnyGame: Send {
     fn too_many_moves(&self) -> Option<String>;
     /// See [`Game::configure`]; only on a game with no move played.
     fn configure(&mut self, options: &OptionValues, rng: &mut StdRng);
+    /// See [`Game::mate_in`].
+    fn mate_in(&self, exact: i32) -> Option<i32>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -288,6 +290,9 @@ impl<G: Game> AnyGame for Match<G> {
     fn configure(&mut self, options: &OptionValues, rng: &mut StdRng) {
         debug_assert!(self.moves.is_empty());
         self.pos.configure(options, rng)
+    }
+    fn mate_in(&self, exact: i32) -> Option<i32> {
+        self.pos.mate_in(exact)
     }
     fn as_any(&self) -> &dyn Any {
         self

@@ -98,8 +98,9 @@ struct RunningSearch {
 /// Engine-wide options.
 pub fn engine_options() -> Vec<OptionSpec> {
     vec![
-        OptionSpec::int("Hash", 256, 1, 65536, "transposition table size in MB"),
+        OptionSpec::int("Hash", 256, 1, 16384, "transposition table size in MB"),
         OptionSpec::int("Threads", 1, 1, 64, "search threads"),
+        OptionSpec::int("Move Overhead", 30, 0, 5000, "ms taken off every time limit"),
         OptionSpec::int("Seed", 0, 0, 1 << 53, "seed of all randomness; 0 = fresh at start"),
         OptionSpec::choice("Color", "auto", &["auto", "always", "never"], "ANSI colours in show"),
     ]
@@ -614,10 +615,17 @@ impl<W: Write + Send + 'static> Session<W> {
         let limits = Limits {
             depth: p.depth,
             nodes: p.nodes,
-            movetime: movetime.map(Duration::from_millis),
+            movetime: movetime.map(|t| self.time_budget(Duration::from_millis(t))),
             infinite: p.infinite,
         };
         self.spawn_search(Job::Go, limits, String::new());
+    }
+
+    /// The time a player may use of a limit: the limit less `Move
+    /// Overhead`, at least 1 ms.
+    fn time_budget(&self, limit: Duration) -> Duration {
+        let overhead = self.engine_values.get_int("Move Overhead").unwrap_or(0).max(0) as u64;
+        limit.saturating_sub(Duration::from_millis(overhead)).max(Duration::from_millis(1))
     }
 
     fn start_bestmove(&mut self, l: BestMoveLimit) {
@@ -627,7 +635,7 @@ impl<W: Write + Send + 'static> Session<W> {
         let limits = match l {
             BestMoveLimit::None => Limits::default(),
             BestMoveLimit::Depth(d) => Limits { depth: Some(d), ..Default::default() },
-            BestMoveLimit::Time(t) => Limits { movetime: Some(t), ..Default::default() },
+            BestMoveLimit::Time(t) => Limits { movetime: Some(self.time_budget(t)), ..Default::default() },
         };
         self.spawn_search(Job::BestMove, limits, String::new());
     }

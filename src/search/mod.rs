@@ -2,6 +2,7 @@
 //! in (stop flag, clock, node count, progress reports), the [`Player`]
 //! trait every AI implements, and generic algorithms (perft, negamax).
 
+pub mod alloc;
 pub mod negamax;
 pub mod perft;
 
@@ -29,6 +30,9 @@ pub enum Score {
     /// `score upperbound N`).
     Lower(i32),
     Upper(i32),
+    /// A proven win (N > 0) or loss (N < 0) of the side to move in N of
+    /// its own moves (UCI's `score mate N`).
+    Mate(i32),
     /// Proven result only (`score win`, `score draw`, `score loss`).
     Win,
     Draw,
@@ -42,6 +46,7 @@ impl fmt::Display for Score {
             Score::Exact(v) => write!(f, "exact {v}"),
             Score::Lower(v) => write!(f, "lowerbound {v}"),
             Score::Upper(v) => write!(f, "upperbound {v}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
             Score::Win => f.write_str("win"),
             Score::Draw => f.write_str("draw"),
             Score::Loss => f.write_str("loss"),
@@ -54,7 +59,9 @@ impl fmt::Display for Score {
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
-    /// Time for this move (from `movetime`, `bestmove time`, or the clock).
+    /// Time for this move (from `movetime`, `bestmove time`, or the
+    /// clock), with `Move Overhead` already taken off: a player may use all
+    /// of it.
     pub movetime: Option<Duration>,
     /// Search until `stop`.
     pub infinite: bool,
