@@ -183,6 +183,25 @@ pub trait Game: Clone + Send + Sync + 'static {
         Err(format!("no benchmark for {}", Self::FAMILY))
     }
 
+    /// The command-line arguments of `meeple bench <family>`, for `--help`
+    /// and argument checking (the same clap command [`Game::bench`] parses
+    /// with). Default: none.
+    fn bench_cli() -> clap::Command {
+        clap::Command::new(Self::FAMILY)
+    }
+
+    /// `meeple book <family> ARGS...`: builds or checks the family's
+    /// opening book. Default: the family has none.
+    fn book(_args: &[String], _out: &mut dyn Write) -> Result<(), String> {
+        Err(format!("no opening book for {}", Self::FAMILY))
+    }
+
+    /// The command-line arguments of `meeple book <family>` (see
+    /// [`Game::bench_cli`]).
+    fn book_cli() -> Option<clap::Command> {
+        None
+    }
+
     /// `meeple solve <GameType> ARGS...`: reads positions from `input` and
     /// prints their solutions to `out`; `self` is the empty position of the
     /// requested type.

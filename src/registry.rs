@@ -36,6 +36,9 @@ pub struct Family {
     parse: TypeParser,
     options: fn() -> Vec<OptionSpec>,
     bench: fn(&[String], &mut dyn Write) -> Result<(), String>,
+    bench_cli: fn() -> clap::Command,
+    book: fn(&[String], &mut dyn Write) -> Result<(), String>,
+    book_cli: fn() -> Option<clap::Command>,
 }
 
 impl Family {
@@ -48,6 +51,9 @@ impl Family {
             parse: |s| G::parse_type(s).map(|r| r.map(|g| Box::new(Match::new(g)) as Box<dyn AnyGame>)),
             options: G::options,
             bench: G::bench,
+            bench_cli: G::bench_cli,
+            book: G::book,
+            book_cli: G::book_cli,
         }
     }
 
@@ -59,6 +65,21 @@ impl Family {
     /// `meeple bench <family> ARGS...`.
     pub fn bench(&self, args: &[String], out: &mut dyn Write) -> Result<(), String> {
         (self.bench)(args, out)
+    }
+
+    /// The arguments of `meeple bench <family>`.
+    pub fn bench_cli(&self) -> clap::Command {
+        (self.bench_cli)()
+    }
+
+    /// `meeple book <family> ARGS...`.
+    pub fn book(&self, args: &[String], out: &mut dyn Write) -> Result<(), String> {
+        (self.book)(args, out)
+    }
+
+    /// The arguments of `meeple book <family>`, if it has a book.
+    pub fn book_cli(&self) -> Option<clap::Command> {
+        (self.book_cli)()
     }
 
     /// The family's own options (Strategy, ...).

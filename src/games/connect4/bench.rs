@@ -184,3 +184,8 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// The clap command [`run`] parses its arguments with.
+pub fn cli() -> clap::Command {
+    <Args as clap::CommandFactory>::command()
+}

@@ -254,6 +254,10 @@ impl Game for Connect4 {
         bench::run(args, out)
     }
 
+    fn bench_cli() -> clap::Command {
+        bench::cli()
+    }
+
     fn solve(&self, args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), String> {
         solve_cmd::run(self, args, input, out)
     }

@@ -316,6 +316,10 @@ impl Game for Hive {
     fn bench(args: &[String], out: &mut dyn std::io::Write) -> Result<(), String> {
         perft::bench(args, out)
     }
+
+    fn bench_cli() -> clap::Command {
+        perft::bench_cli()
+    }
 }
 
 #[cfg(test)]

@@ -89,6 +89,11 @@ fn rec(g: &mut Hive, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
     total
 }
 
+/// The clap command [`bench`] parses its arguments with.
+pub fn bench_cli() -> clap::Command {
+    <BenchArgs as clap::CommandFactory>::command()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

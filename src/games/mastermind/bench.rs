@@ -120,3 +120,8 @@ pub fn bench(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     )
     .map_err(|e| e.to_string())
 }
+
+/// The clap command [`bench`] parses its arguments with.
+pub fn cli() -> clap::Command {
+    <Args as clap::CommandFactory>::command()
+}

@@ -340,6 +340,10 @@ impl Game for Mastermind {
     fn bench(args: &[String], out: &mut dyn std::io::Write) -> Result<(), String> {
         bench::bench(args, out)
     }
+
+    fn bench_cli() -> clap::Command {
+        bench::cli()
+    }
 }
 
 fn render(g: &Mastermind, color: bool) -> String {
