@@ -69,6 +69,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     const DEFAULT_TYPE: &'static str;
     /// One-line description of the type grammar, for `info` and `--help`.
     const TYPE_GRAMMAR: &'static str;
+    /// The game types a client is offered in a list (UCI's `UCI_Variant`
+    /// combo); any other valid type is accepted too.
+    const COMMON_TYPES: &'static [&'static str] = &[Self::DEFAULT_TYPE];
+    /// How a move of this game is written, with an example (for `help`).
+    const MOVE_NOTATION: &'static str = "";
     /// Tokens this family adds to the capability list (last line of
     /// `info`); Hive adds its expansions.
     const CAPABILITIES: &'static [&'static str] = &[];

@@ -1,20 +1,17 @@
 //! The `meeple` binary: the protocol loop (the main job) and the
-//! subcommands `perft`, `solve` and `bench`. Games are reached only through
-//! the registry.
+//! subcommands `perft`, `solve`, `bench` and `book`. Games are reached only
+//! through the registry; each family's `bench` and `book` arguments are its
+//! own clap commands, so `--help` shows them.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::mpsc;
 use std::time::Instant;
 
-use clap::{Parser, Subcommand};
-use log::error;
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use meeple::protocol::Session;
-use meeple::protocol::input::{InputLine, LineReader};
-use meeple::protocol::session::SessionConfig;
-use meeple::registry;
+use meeple::protocol::{SessionConfig, run_stdio};
+use meeple::registry::{self, Family};
 
 /// meeple: a game engine for Mastermind, Connect Four and Hive.
 ///
@@ -23,8 +20,9 @@ use meeple::registry;
 #[derive(Parser, Debug)]
 #[command(version, about, long_about = None)]
 struct Cli {
-    /// Game type used by `newgame` without argument and `position startpos`.
-    #[arg(long, global = true, default_value = "Connect4")]
+    /// Game type of `newgame` without argument, `position startpos` and
+    /// `ucinewgame` (the default of the option UCI_Variant).
+    #[arg(long, default_value = "Connect4")]
     game: String,
     /// Folder for saved games.
     #[arg(long, global = true, default_value = "meeple-data")]
@@ -59,31 +57,66 @@ enum Sub {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
-    /// Run a game family's benchmark (`connect4`, `mastermind`, ...); the
-    /// remaining arguments go to it (`meeple bench connect4 --help`).
-    Bench {
-        /// Game family.
-        family: String,
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
+}
+
+/// The whole command line: the derived part plus `bench <family>` and
+/// `book <family>`, one subcommand per registered family.
+fn command() -> clap::Command {
+    let mut bench = clap::Command::new("bench")
+        .about("Run a game family's benchmark (meeple bench <family> --help for its arguments)")
+        .subcommand_required(true)
+        .arg_required_else_help(true);
+    let mut book = clap::Command::new("book")
+        .about("Build or check a game family's opening book (meeple book <family> --help)")
+        .subcommand_required(true)
+        .arg_required_else_help(true);
+    for f in registry::families() {
+        bench = bench.subcommand(family_command(f, f.bench_cli()));
+        if let Some(c) = f.book_cli() {
+            book = book.subcommand(family_command(f, c));
+        }
+    }
+    let mut cli = Cli::command().subcommand(bench);
+    if book.get_subcommands().next().is_some() {
+        cli = cli.subcommand(book);
+    }
+    cli
+}
+
+/// A family's own command, named by the family in lower case (its proper
+/// name is an alias).
+fn family_command(f: Family, c: clap::Command) -> clap::Command {
+    c.name(f.name.to_ascii_lowercase())
+        .alias(f.name)
+        .bin_name(format!("meeple {}", f.name.to_ascii_lowercase()))
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
     env_logger::Builder::new()
         .parse_filters(&cli.log_level)
         .parse_env("RUST_LOG")
         .target(env_logger::Target::Stderr)
         .init();
-    let result = match cli.command {
+    let result = match matches.subcommand() {
         None => {
-            run_protocol(&cli.game, cli.data_dir);
-            Ok(())
+            let color =
+                io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+            let config =
+                SessionConfig { default_type: cli.game, data_dir: cli.data_dir, color, interactive: false };
+            return ExitCode::from(run_stdio(config));
         }
-        Some(Sub::Perft { game, depth, time }) => perft(&game, depth, time),
-        Some(Sub::Solve { game, args }) => solve(&game, &args),
-        Some(Sub::Bench { family, args }) => bench(&family, &args),
+        Some(("bench", m)) => family_tool(m, "bench", |f, a, o| f.bench(a, o)),
+        Some(("book", m)) => family_tool(m, "book", |f, a, o| f.book(a, o)),
+        Some(_) => match cli.command {
+            Some(Sub::Perft { game, depth, time }) => perft(&game, depth, time),
+            Some(Sub::Solve { game, args }) => solve(&game, &args),
+            None => Ok(()),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -94,58 +127,29 @@ fn main() -> ExitCode {
     }
 }
 
-enum Event {
-    Input(InputLine),
-    Eof,
-    Sigint,
+/// `meeple bench|book <family> ARGS...`: clap has checked the arguments
+/// with the family's command; the family parses the same words again.
+fn family_tool(
+    m: &ArgMatches,
+    tool: &str,
+    run: fn(Family, &[String], &mut dyn Write) -> Result<(), String>,
+) -> Result<(), String> {
+    let (name, _) = m.subcommand().ok_or("no game family given")?;
+    let f = registry::family_by_name(name).ok_or_else(|| format!("unknown game family '{name}'"))?;
+    let args = raw_args_after(tool, name);
+    let mut out = BufWriter::new(io::stdout().lock());
+    run(f, &args, &mut out)?;
+    out.flush().map_err(|e| e.to_string())
 }
 
-/// The protocol loop: a reader thread feeds lines, SIGINT arrives as an
-/// event, the session answers.
-fn run_protocol(default_type: &str, data_dir: PathBuf) {
-    let config = SessionConfig {
-        default_type: default_type.to_string(),
-        data_dir,
-        is_tty: io::stdout().is_terminal(),
-    };
-    let mut session = Session::new(io::stdout(), config);
-    let (tx, rx) = mpsc::channel::<Event>();
-    let tx_sig = tx.clone();
-    if let Err(e) = ctrlc::set_handler(move || {
-        let _ = tx_sig.send(Event::Sigint);
-    }) {
-        error!("cannot handle SIGINT: {e}");
-    }
-    std::thread::spawn(move || {
-        let stdin = io::stdin();
-        let mut reader = LineReader::new(stdin.lock());
-        loop {
-            match reader.next_line() {
-                Ok(Some(l)) => {
-                    if tx.send(Event::Input(l)).is_err() {
-                        return;
-                    }
-                }
-                Ok(None) | Err(_) => {
-                    let _ = tx.send(Event::Eof);
-                    return;
-                }
-            }
-        }
-    });
-    session.greet();
-    for ev in rx {
-        match ev {
-            Event::Input(l) => session.handle_input(l),
-            Event::Eof => session.handle_eof(),
-            Event::Sigint => session.handle_sigint(),
-        }
-        if session.should_quit() {
-            break;
-        }
-    }
-    session.wait_search();
-    let _ = io::stdout().flush();
+/// The words of the command line after `<tool> <family>`.
+fn raw_args_after(tool: &str, family: &str) -> Vec<String> {
+    let args: Vec<String> = std::env::args().collect();
+    let at = args
+        .windows(2)
+        .position(|w| w[0] == tool && w[1].eq_ignore_ascii_case(family))
+        .map_or(args.len(), |i| i + 2);
+    args[at..].to_vec()
 }
 
 fn perft(spec: &str, depth: u32, time: bool) -> Result<(), String> {
@@ -171,15 +175,5 @@ fn solve(spec: &str, args: &[String]) -> Result<(), String> {
     let mut input = stdin.lock();
     let mut out = BufWriter::new(io::stdout().lock());
     g.solve(args, &mut input, &mut out)?;
-    out.flush().map_err(|e| e.to_string())
-}
-
-fn bench(family: &str, args: &[String]) -> Result<(), String> {
-    let f = registry::family_by_name(family).ok_or_else(|| {
-        let names: Vec<_> = registry::families().iter().map(|f| f.name.to_ascii_lowercase()).collect();
-        format!("unknown game family '{family}' (known: {})", names.join(", "))
-    })?;
-    let mut out = BufWriter::new(io::stdout().lock());
-    f.bench(args, &mut out)?;
     out.flush().map_err(|e| e.to_string())
 }

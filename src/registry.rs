@@ -33,6 +33,8 @@ pub struct Family {
     pub default_type: &'static str,
     pub type_grammar: &'static str,
     pub capabilities: &'static [&'static str],
+    pub common_types: &'static [&'static str],
+    pub move_notation: &'static str,
     parse: TypeParser,
     options: fn() -> Vec<OptionSpec>,
     bench: fn(&[String], &mut dyn Write) -> Result<(), String>,
@@ -48,6 +50,8 @@ impl Family {
             default_type: G::DEFAULT_TYPE,
             type_grammar: G::TYPE_GRAMMAR,
             capabilities: G::CAPABILITIES,
+            common_types: G::COMMON_TYPES,
+            move_notation: G::MOVE_NOTATION,
             parse: |s| G::parse_type(s).map(|r| r.map(|g| Box::new(Match::new(g)) as Box<dyn AnyGame>)),
             options: G::options,
             bench: G::bench,
@@ -117,6 +121,8 @@ pub trait AnyGame: Send {
     /// `GameType;GameState;Turn[;move...]`.
     fn game_string(&self) -> String;
     fn is_over(&self) -> bool;
+    /// How the game ended (`None` while it goes on).
+    fn outcome(&self) -> Option<Outcome>;
     /// Legal moves as canonical text, in generation order.
     fn valid_moves(&self) -> Vec<String>;
     /// Plays one move given as text; on error nothing changes.
@@ -227,6 +233,9 @@ impl<G: Game> AnyGame for Match<G> {
     }
     fn is_over(&self) -> bool {
         self.pos.outcome().is_some()
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.pos.outcome()
     }
     fn valid_moves(&self) -> Vec<String> {
         let mut v = Vec::new();

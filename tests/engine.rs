@@ -12,10 +12,21 @@ use common::Engine;
 fn banner_info_and_help() {
     let mut e = Engine::start("info");
     let info = e.cmd("INFO");
-    assert_eq!(info[0], format!("id meeple v{}", env!("CARGO_PKG_VERSION")));
-    assert!(info[1].starts_with("games ") && info[1].contains("Connect4"));
-    assert_eq!(info.last().unwrap(), "Mosquito;Ladybug;Pillbug");
-    assert!(e.cmd("help").len() > 5);
+    // UHP's two lines: the id, then the capabilities.
+    assert_eq!(
+        info,
+        vec![format!("id meeple v{}", env!("CARGO_PKG_VERSION")), "Mosquito;Ladybug;Pillbug".into()]
+    );
+    let help = e.cmd("help");
+    assert!(help.len() > 5);
+    assert!(help.iter().any(|l| l.contains("Connect4")), "the games are listed in help");
+    // No help line starts with a word a client scans for.
+    for topic in ["", " go", " bestmove", " info", " play", " Hive"] {
+        for l in e.cmd(&format!("help{topic}")) {
+            assert!(l.starts_with("  "), "{topic}: {l}");
+        }
+    }
+    assert_eq!(e.cmd("help frob"), vec!["err no help on 'frob' (try help)"]);
     assert_eq!(e.one("isready"), "readyok");
     assert_eq!(e.close(), 0);
 }
@@ -146,18 +157,23 @@ fn bad_input_changes_nothing() {
     assert_eq!(e.cmd("play 8"), vec!["invalidmove cannot parse move: '8' is not a column 1..7"]);
     assert_eq!(e.cmd("play ∑"), vec!["invalidmove cannot parse move: '∑' is not a column 1..7"]);
     assert_eq!(e.cmd("pass"), vec!["invalidmove cannot parse move: 'pass' is not a column 1..7"]);
-    assert_eq!(
-        e.cmd("go sideways"),
-        vec![
-            "err bad arguments to go; usage: go [depth N] [movetime MS] [nodes N] [wtime MS] [btime MS] [winc MS] [binc MS] [infinite]"
-        ]
-    );
+    assert_eq!(e.cmd("go sideways"), vec!["err go: unknown or incomplete tokens 'sideways' (help go)"]);
     assert_eq!(e.cmd("setoption name Nope value 1"), vec!["err unknown option 'Nope'"]);
     assert_eq!(
         e.cmd("options set Strategy best"),
         vec!["err option Strategy takes one of perfect, attack, random, defense, neutral, not 'best'"]
     );
-    assert_eq!(e.cmd("options set Hash 0"), vec!["err option Hash must be within 1..65536, not 0"]);
+    assert_eq!(e.cmd("options set Hash 0"), vec!["err option Hash must be within 1..16384, not 0"]);
+    assert_eq!(
+        e.cmd("go depth 99999999999"),
+        vec!["err go: unknown or incomplete tokens 'depth 99999999999' (help go)"]
+    );
+    assert_eq!(
+        e.cmd("setoption name UCI_Variant value Chess"),
+        vec![
+            "err unknown game type 'Chess' (known: Connect4 | Connect4+WxH (W<=9, W*(H+1)<=64); Mastermind[+PxS][+letters|+colours][+blanks][+norepeat][+rowsN] (P 1..8, S 2..10, N 1..50); Base | Base+M | Base+L | Base+P | Base+ML | Base+MP | Base+LP | Base+MLP)"
+        ]
+    );
     // A 1 MB line, then binary junk, then a valid command still works.
     let mut big = vec![b'x'; 1 << 20];
     big.push(b'\n');
@@ -193,22 +209,23 @@ fn go_then_stop_and_isready_during_search() {
     assert_eq!(ok, "ok");
     assert_eq!(r.last().unwrap(), "readyok");
     assert!(r[..r.len() - 1].iter().all(|l| l.starts_with("info ")), "{r:?}");
-    // State-changing commands are refused during the search.
-    assert_eq!(e.cmd("play 4"), vec!["err search in progress (send stop first)"]);
-    assert_eq!(e.cmd("go"), vec!["err search in progress (send stop first)"]);
-    // Read-only commands are answered.
-    assert_eq!(e.cmd("validmoves"), vec!["1;2;3;4;5;6;7"]);
+    // Everything else waits its turn: a move and a read.
+    e.send("play 4");
+    e.send("validmoves");
     e.send("stop");
-    // The go's reply ends with exactly one bestmove and ok, then stop's ok.
+    // The go's reply ends with exactly one bestmove and ok...
     let go_reply = e.read_reply();
     assert_eq!(go_reply.last().unwrap(), "ok");
     let bm: Vec<_> = go_reply.iter().filter(|l| l.starts_with("bestmove")).collect();
     assert_eq!(bm.len(), 1, "{go_reply:?}");
     assert!(["1", "2", "3", "4", "5", "6", "7"].contains(&bm[0].strip_prefix("bestmove ").unwrap()));
+    // ...then the waiting commands in order, then stop's own ok.
+    assert_eq!(e.read_reply(), vec!["Connect4;InProgress;Yellow[1];4", "ok"]);
+    assert_eq!(e.read_reply(), vec!["1;2;3;4;5;6;7", "ok"]);
     assert_eq!(e.read_reply(), vec!["ok"]);
-    // stop with no search: just ok. The game did not change.
+    // stop with no search: just ok.
     assert_eq!(e.cmd("stop"), Vec::<String>::new());
-    assert_eq!(e.one("play 4"), "Connect4;InProgress;Yellow[1];4");
+    assert_eq!(e.one("play 4"), "Connect4;InProgress;Red[2];4;4");
     assert_eq!(e.close(), 0);
 }
 
@@ -295,12 +312,20 @@ fn save_and_load() {
 fn options_registry() {
     let mut e = Engine::start("options");
     let opts = e.cmd("options");
-    assert_eq!(opts[0], "Hash;int;256;256;1;65536");
+    assert_eq!(opts[0], "Hash;int;256;256;1;16384");
     assert!(opts.contains(&"Threads;int;1;1;1;64".to_string()));
     assert!(opts.contains(&"Color;enum;auto;auto;auto;always;never".to_string()));
     assert!(opts.iter().any(|l| l.starts_with("Strategy;enum;")));
     assert_eq!(e.cmd("setoption name hash value 64"), Vec::<String>::new());
-    assert_eq!(e.one("options get HASH"), "Hash;int;64;256;1;65536");
+    assert_eq!(e.one("options get HASH"), "Hash;int;64;256;1;16384");
+    // The largest Hash is checked against the machine, not allocated now.
+    assert_eq!(
+        e.cmd("setoption name Hash value 65536"),
+        vec!["err option Hash must be within 1..16384, not 65536"]
+    );
+    assert_eq!(e.one("options get Move Overhead"), "Move Overhead;int;30;30;0;5000");
+    assert_eq!(e.cmd("setoption name Move Overhead value 50"), Vec::<String>::new());
+    assert_eq!(e.one("options get HASH"), "Hash;int;64;256;1;16384");
     assert_eq!(e.one("options set Connect4.Depth 5"), "Depth;int;5;8;1;64");
     assert_eq!(e.one("options set Color never"), "Color;enum;never;auto;auto;always;never");
     assert_eq!(e.close(), 0);

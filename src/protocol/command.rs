@@ -9,23 +9,36 @@ use std::time::Duration;
 
 use nom::branch::alt;
 use nom::bytes::complete::take_while1;
-use nom::character::complete::{digit1, space0, space1};
+use nom::character::complete::{space0, space1};
 use nom::combinator::{all_consuming, map_res, opt, rest, verify};
 use nom::multi::many0;
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
-/// Limits given to `go`.
+/// Limits and modes given to `go` (UCI's tokens, UGI's `p1time`...
+/// aliases). A token not given does not limit the search.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoParams {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub movetime: Option<u64>,
+    /// Clock of the first / second mover, ms (`wtime`/`p1time`, ...).
     pub wtime: Option<u64>,
     pub btime: Option<u64>,
     pub winc: Option<u64>,
     pub binc: Option<u64>,
+    pub movestogo: Option<u64>,
+    /// Search for a win in this many own moves.
+    pub mate: Option<u32>,
     pub infinite: bool,
+    /// UCI's `ponder`: think on the opponent's time until `ponderhit` or
+    /// `stop`.
+    pub ponder: bool,
+    /// Only these root moves (UCI's `searchmoves`), as given.
+    pub searchmoves: Vec<String>,
+    /// Tokens `go` does not know (UCI ignores them; the meeple dialect
+    /// refuses the line).
+    pub unknown: Vec<String>,
 }
 
 /// Limit of UHP's `bestmove`.
@@ -40,17 +53,32 @@ pub enum BestMoveLimit {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionBase {
     StartPos,
-    /// A GameType or a GameString.
+    /// A GameType or a GameString (also after UCI's `fen`).
     Game(String),
+}
+
+/// UGI's `query` questions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Query {
+    /// Is it the first mover's turn?
+    P1Turn,
+    /// Has the game ended?
+    GameOver,
+    /// `p1win`, `p2win`, `draw` or `none`.
+    Result,
 }
 
 /// One parsed command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     Info,
-    Help,
+    /// `help [topic]`.
+    Help(Option<String>),
     NewGame(Option<String>),
-    Position { base: PositionBase, moves: Option<String> },
+    Position {
+        base: PositionBase,
+        moves: Option<String>,
+    },
     Play(String),
     Pass,
     Undo(usize),
@@ -58,36 +86,46 @@ pub enum Command {
     BestMove(BestMoveLimit),
     Go(GoParams),
     Stop,
+    PonderHit,
     IsReady,
     Analyze(String),
-    SetOption { name: String, value: Option<String> },
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
     Options,
     OptionsGet(String),
-    OptionsSet { name: String, value: String },
-    MoveTree { json: bool },
+    OptionsSet {
+        name: String,
+        value: String,
+    },
+    MoveTree {
+        json: bool,
+    },
     Show,
     Save(String),
     Load(String),
     Saves,
+    /// Enter UCI mode.
+    Uci,
+    /// Enter UGI mode.
+    Ugi,
+    /// `ucinewgame` / `uginewgame`.
+    UciNewGame,
+    Query(Query),
     Quit,
 }
 
 impl Command {
-    /// True for commands that only read the engine's state (allowed during a
-    /// search).
-    pub fn is_read_only(&self) -> bool {
-        matches!(
-            self,
-            Command::Info
-                | Command::Help
-                | Command::Options
-                | Command::OptionsGet(_)
-                | Command::ValidMoves
-                | Command::Show
-                | Command::MoveTree { .. }
-                | Command::Saves
-                | Command::IsReady
-        )
+    /// True for the commands that act at once while a search runs
+    /// (everything else waits its turn).
+    pub fn is_immediate(&self) -> bool {
+        matches!(self, Command::Stop | Command::IsReady | Command::Quit | Command::PonderHit)
+    }
+
+    /// True for the commands that start a search.
+    pub fn is_search(&self) -> bool {
+        matches!(self, Command::Go(_) | Command::BestMove(_) | Command::Analyze(_))
     }
 }
 
@@ -122,8 +160,18 @@ fn keyword<'a>(
     verify(take_while1(is_word_char), move |w: &str| w.eq_ignore_ascii_case(kw))
 }
 
+/// A decimal number that fits `T` and ends at a word boundary (a number
+/// too large for `T` is an error, never a wrap).
 fn number<T: std::str::FromStr>(i: &str) -> Res<'_, T> {
-    map_res(digit1, |d: &str| d.parse::<T>()).parse(i)
+    map_res(verify(take_while1(is_word_char), |w: &str| w.bytes().all(|b| b.is_ascii_digit())), |d: &str| {
+        d.parse::<T>()
+    })
+    .parse(i)
+}
+
+/// A run of decimal digits that fits `T` (inside a word, as in `hh:mm:ss`).
+fn digits<T: std::str::FromStr>(i: &str) -> Res<'_, T> {
+    map_res(nom::character::complete::digit1, |d: &str| d.parse::<T>()).parse(i)
 }
 
 /// The rest of the line after at least one space, trimmed; `None` if empty.
@@ -132,6 +180,27 @@ fn tail(i: &str) -> Res<'_, Option<String>> {
     let r = r.map(|s: &str| s.trim().to_string()).filter(|s| !s.is_empty());
     Ok((i, r))
 }
+
+/// The words `go` knows (a `searchmoves` list ends at the next one).
+const GO_WORDS: [&str; 17] = [
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "p1time",
+    "p2time",
+    "p1inc",
+    "p2inc",
+    "movestogo",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "perft",
+];
 
 fn go_params(i: &str) -> Res<'_, GoParams> {
     enum P {
@@ -142,19 +211,43 @@ fn go_params(i: &str) -> Res<'_, GoParams> {
         BTime(u64),
         WInc(u64),
         BInc(u64),
+        MovesToGo(u64),
+        Mate(u32),
         Infinite,
+        Ponder,
+        SearchMoves(Vec<String>),
+        Unknown(String),
     }
+    let timed = |kw: &'static str, f: fn(u64) -> P| preceded((keyword(kw), space1), number::<u64>).map(f);
+    let not_go_word =
+        verify(take_while1(is_word_char), |w: &str| !GO_WORDS.iter().any(|k| k.eq_ignore_ascii_case(w)));
     let item = preceded(
         space1,
         alt((
-            preceded((keyword("depth"), space1), number::<u32>).map(P::Depth),
-            preceded((keyword("nodes"), space1), number::<u64>).map(P::Nodes),
-            preceded((keyword("movetime"), space1), number::<u64>).map(P::MoveTime),
-            preceded((keyword("wtime"), space1), number::<u64>).map(P::WTime),
-            preceded((keyword("btime"), space1), number::<u64>).map(P::BTime),
-            preceded((keyword("winc"), space1), number::<u64>).map(P::WInc),
-            preceded((keyword("binc"), space1), number::<u64>).map(P::BInc),
-            keyword("infinite").map(|_| P::Infinite),
+            alt((
+                preceded((keyword("depth"), space1), number::<u32>).map(P::Depth),
+                timed("nodes", P::Nodes),
+                timed("movetime", P::MoveTime),
+                timed("wtime", P::WTime),
+                timed("btime", P::BTime),
+                timed("winc", P::WInc),
+                timed("binc", P::BInc),
+                timed("p1time", P::WTime),
+                timed("p2time", P::BTime),
+                timed("p1inc", P::WInc),
+                timed("p2inc", P::BInc),
+            )),
+            alt((
+                timed("movestogo", P::MovesToGo),
+                preceded((keyword("mate"), space1), number::<u32>).map(P::Mate),
+                keyword("infinite").map(|_| P::Infinite),
+                keyword("ponder").map(|_| P::Ponder),
+                preceded(keyword("searchmoves"), many0(preceded(space1, not_go_word)))
+                    .map(|v: Vec<&str>| P::SearchMoves(v.into_iter().map(str::to_string).collect())),
+                // Anything else is one unknown token (a keyword whose value
+                // is missing or not a number included).
+                take_while1(is_word_char).map(|w: &str| P::Unknown(w.chars().take(64).collect())),
+            )),
         )),
     );
     let (i, items) = many0(item).parse(i)?;
@@ -168,26 +261,33 @@ fn go_params(i: &str) -> Res<'_, GoParams> {
             P::BTime(v) => g.btime = Some(v),
             P::WInc(v) => g.winc = Some(v),
             P::BInc(v) => g.binc = Some(v),
+            P::MovesToGo(v) => g.movestogo = Some(v),
+            P::Mate(v) => g.mate = Some(v),
             P::Infinite => g.infinite = true,
+            P::Ponder => g.ponder = true,
+            P::SearchMoves(v) => g.searchmoves.extend(v),
+            P::Unknown(w) => g.unknown.push(w),
         }
     }
     Ok((i, g))
 }
 
-/// `hh:mm:ss` (UHP's `bestmove time`).
+/// `hh:mm:ss` (UHP's `bestmove time`); hours too large for a `Duration`
+/// in seconds are an error.
 fn hms(i: &str) -> Res<'_, Duration> {
     let (i, (h, _, m, _, s)) = (
-        number::<u64>,
+        digits::<u64>,
         nom::character::complete::char(':'),
-        number::<u64>,
+        digits::<u64>,
         nom::character::complete::char(':'),
-        number::<u64>,
+        digits::<u64>,
     )
         .parse(i)?;
-    if m >= 60 || s >= 60 {
-        return Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Verify)));
+    let total = h.checked_mul(3600).and_then(|x| x.checked_add(m * 60 + s));
+    match total {
+        Some(t) if m < 60 && s < 60 => Ok((i, Duration::from_secs(t))),
+        _ => Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Verify))),
     }
-    Ok((i, Duration::from_secs(h * 3600 + m * 60 + s)))
 }
 
 fn bestmove_limit(i: &str) -> Res<'_, BestMoveLimit> {
@@ -247,7 +347,7 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
     };
     match w.as_str() {
         "info" => no_args(Command::Info, "info"),
-        "help" => no_args(Command::Help, "help"),
+        "help" => Ok(Command::Help(tail(args).map(|r| r.1).unwrap_or(None))),
         "newgame" => Ok(Command::NewGame(tail(args).map(|r| r.1).unwrap_or(None))),
         "position" => parse_position(args),
         "play" => match tail(args).map(|r| r.1).unwrap_or(None) {
@@ -270,12 +370,10 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
             .map(|(_, (l, _))| Command::BestMove(l))
             .map_err(|_| usage("bestmove", "bestmove [depth N | time hh:mm:ss]")),
         "go" => all_consuming((go_params, space0)).parse(args).map(|(_, (g, _))| Command::Go(g)).map_err(|_| {
-            usage(
-                "go",
-                "go [depth N] [movetime MS] [nodes N] [wtime MS] [btime MS] [winc MS] [binc MS] [infinite]",
-            )
+            usage("go", "go [depth N] [movetime MS] [nodes N] [wtime MS btime MS winc MS binc MS movestogo N] [infinite]")
         }),
         "stop" => no_args(Command::Stop, "stop"),
+        "ponderhit" => no_args(Command::PonderHit, "ponderhit"),
         "isready" => no_args(Command::IsReady, "isready"),
         "analyze" => Ok(Command::Analyze(args.trim().to_string())),
         "setoption" => setoption(args)
@@ -291,6 +389,16 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
         "save" => one_word(args).map(Command::Save).ok_or_else(|| usage("save", "save <name>")),
         "load" => one_word(args).map(Command::Load).ok_or_else(|| usage("load", "load <name>")),
         "saves" => no_args(Command::Saves, "saves"),
+        "uci" => no_args(Command::Uci, "uci"),
+        "ugi" => no_args(Command::Ugi, "ugi"),
+        "ucinewgame" => no_args(Command::UciNewGame, "ucinewgame"),
+        "uginewgame" => no_args(Command::UciNewGame, "uginewgame"),
+        "query" => match args.trim().to_ascii_lowercase().as_str() {
+            "p1turn" => Ok(Command::Query(Query::P1Turn)),
+            "gameover" => Ok(Command::Query(Query::GameOver)),
+            "result" => Ok(Command::Query(Query::Result)),
+            _ => Err(usage("query", "query p1turn | gameover | result")),
+        },
         "quit" | "exit" => Ok(Command::Quit),
         _ => Err(ParseError::Unknown(word.chars().take(64).collect())),
     }
@@ -314,7 +422,13 @@ fn parse_position(args: &str) -> Result<Command, ParseError> {
     let base = if base_part.eq_ignore_ascii_case("startpos") {
         PositionBase::StartPos
     } else {
-        PositionBase::Game(base_part.to_string())
+        // UCI's `position fen <state>`: the state is a GameString.
+        let state = match split_at_word(base_part, "fen") {
+            Some(("", st)) if !st.is_empty() => st,
+            Some(("", _)) => return Err(bad()),
+            _ => base_part,
+        };
+        PositionBase::Game(state.to_string())
     };
     Ok(Command::Position { base, moves })
 }
@@ -325,12 +439,16 @@ fn parse_options(args: &str) -> Result<Command, ParseError> {
     if a.is_empty() {
         return Ok(Command::Options);
     }
-    let r: Res<'_, (&str, &str, Option<String>)> =
-        (alt((keyword("get"), keyword("set"))), preceded(space1, take_while1(is_word_char)), tail).parse(a);
-    let (_, (kw, name, value)) = r.map_err(|_| bad())?;
-    match (kw.eq_ignore_ascii_case("get"), value) {
-        (true, None) => Ok(Command::OptionsGet(name.to_string())),
-        (false, Some(v)) => Ok(Command::OptionsSet { name: name.to_string(), value: v }),
+    // Names may have spaces (`Move Overhead`): `get` takes the rest of the
+    // line, `set` every word but the last, which is the value.
+    let r: Res<'_, (&str, &str)> = (alt((keyword("get"), keyword("set"))), preceded(space1, rest)).parse(a);
+    let (_, (kw, tail)) = r.map_err(|_| bad())?;
+    let words: Vec<&str> = tail.split_whitespace().collect();
+    match (kw.eq_ignore_ascii_case("get"), words.len()) {
+        (true, n) if n >= 1 => Ok(Command::OptionsGet(words.join(" "))),
+        (false, n) if n >= 2 => {
+            Ok(Command::OptionsSet { name: words[..n - 1].join(" "), value: words[n - 1].to_string() })
+        }
         _ => Err(bad()),
     }
 }
@@ -342,6 +460,11 @@ mod tests {
     #[test]
     fn simple_commands() {
         assert_eq!(parse_command("INFO"), Ok(Command::Info));
+        assert_eq!(parse_command("uci"), Ok(Command::Uci));
+        assert_eq!(parse_command("uginewgame"), Ok(Command::UciNewGame));
+        assert_eq!(parse_command("query P1TURN"), Ok(Command::Query(Query::P1Turn)));
+        assert!(parse_command("query foo").is_err());
+        assert_eq!(parse_command("help go"), Ok(Command::Help(Some("go".into()))));
         assert_eq!(parse_command("isready"), Ok(Command::IsReady));
         assert_eq!(parse_command("exit"), Ok(Command::Quit));
         assert!(matches!(parse_command("infox"), Err(ParseError::Unknown(_))));
@@ -392,9 +515,22 @@ mod tests {
             parse_command("go infinite"),
             Ok(Command::Go(GoParams { infinite: true, ..Default::default() }))
         );
-        assert!(parse_command("go depth").is_err());
-        assert!(parse_command("go depthx 4").is_err());
-        assert!(parse_command("go fast").is_err());
+        let g = |l: &str| match parse_command(l) {
+            Ok(Command::Go(g)) => g,
+            other => panic!("{l}: {other:?}"),
+        };
+        assert_eq!(g("go depth").unknown, vec!["depth"]);
+        assert_eq!(g("go depthx 4").unknown, vec!["depthx", "4"]);
+        assert_eq!(g("go fast").unknown, vec!["fast"]);
+        // Numbers too large for their type are not silently wrapped.
+        assert_eq!(g("go depth 99999999999").unknown, vec!["depth", "99999999999"]);
+        assert_eq!(g("go movetime 99999999999999999999999").unknown.len(), 2);
+        let p = g("go p1time 500 p2time 400 p1inc 5 p2inc 6 movestogo 3 ponder mate 2");
+        assert_eq!((p.wtime, p.btime, p.winc, p.binc), (Some(500), Some(400), Some(5), Some(6)));
+        assert_eq!((p.movestogo, p.mate, p.ponder), (Some(3), Some(2), true));
+        let p = g("go searchmoves 4 5 wQ_wS1/ depth 3");
+        assert_eq!(p.searchmoves, vec!["4", "5", "wQ_wS1/"]);
+        assert_eq!(p.depth, Some(3));
     }
 
     #[test]
@@ -406,6 +542,10 @@ mod tests {
             Ok(Command::BestMove(BestMoveLimit::Time(Duration::from_secs(65))))
         );
         assert!(parse_command("bestmove time 1:99:00").is_err());
+        // Too far away for a clock, but a valid limit: no overflow anywhere.
+        assert!(parse_command("bestmove time 5124095576030431:00:00").is_ok());
+        assert!(parse_command("bestmove time 5124095576030432:00:00").is_err());
+        assert!(parse_command("bestmove time 99999999999999999999:00:00").is_err());
         assert!(parse_command("bestmove depth").is_err());
     }
 
@@ -431,6 +571,14 @@ mod tests {
             Ok(Command::OptionsSet { name: "Strategy".into(), value: "random".into() })
         );
         assert!(parse_command("options set Strategy").is_err());
+        assert_eq!(
+            parse_command("options get Move  Overhead"),
+            Ok(Command::OptionsGet("Move Overhead".into()))
+        );
+        assert_eq!(
+            parse_command("options set Move Overhead 50"),
+            Ok(Command::OptionsSet { name: "Move Overhead".into(), value: "50".into() })
+        );
         assert!(parse_command("options get").is_err());
         assert!(parse_command("options frob x").is_err());
     }
@@ -452,6 +600,14 @@ mod tests {
                 moves: Some("wS1;bG1 -wS1".into())
             })
         );
+        assert_eq!(
+            parse_command("position fen Connect4;InProgress;Yellow[1];4 moves 4"),
+            Ok(Command::Position {
+                base: PositionBase::Game("Connect4;InProgress;Yellow[1];4".into()),
+                moves: Some("4".into())
+            })
+        );
+        assert!(parse_command("position fen").is_err());
         assert!(parse_command("position").is_err());
         assert!(parse_command("position moves 4").is_err());
     }

@@ -1,7 +1,12 @@
 //! Reading protocol lines safely: bounded length, UTF-8 checked, never
-//! buffering more than the limit whatever the input.
+//! buffering more than the limit whatever the input; and the input budget
+//! that gives back-pressure: the reader thread takes a share of a fixed
+//! budget for every line and waits while the lines not yet run hold it
+//! all, so a client that writes without reading stops being read and the
+//! engine's memory stays flat.
 
 use std::io::{self, BufRead};
+use std::sync::{Arc, Condvar, Mutex};
 
 /// Longest line executed, in bytes (without the newline).
 pub const MAX_LINE: usize = 65536;
@@ -76,9 +81,99 @@ impl<R: BufRead> LineReader<R> {
     }
 }
 
+/// Bytes of input that may wait to run (lines count their length plus a
+/// fixed cost, so many short lines are bounded too).
+pub const INPUT_BUDGET: usize = 4 << 20;
+/// What every line costs besides its text.
+const LINE_COST: usize = 1024;
+
+/// The shared input budget.
+#[derive(Debug)]
+pub struct Budget {
+    used: Mutex<usize>,
+    freed: Condvar,
+    cap: usize,
+}
+
+impl Budget {
+    pub fn new(cap: usize) -> Arc<Budget> {
+        Arc::new(Budget { used: Mutex::new(0), freed: Condvar::new(), cap })
+    }
+
+    /// Takes the share of a line of `len` bytes, waiting while the budget
+    /// is spent (a line alone always fits).
+    pub fn acquire(self: &Arc<Self>, len: usize) -> Permit {
+        let bytes = len.saturating_add(LINE_COST).min(self.cap);
+        let mut used = self.used.lock().unwrap_or_else(|p| p.into_inner());
+        while *used > 0 && *used + bytes > self.cap {
+            used = self.freed.wait(used).unwrap_or_else(|p| p.into_inner());
+        }
+        *used += bytes;
+        Permit { budget: self.clone(), bytes }
+    }
+
+    /// Bytes held now.
+    pub fn used(&self) -> usize {
+        *self.used.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// A line's share of the budget, given back when dropped (when the line's
+/// command has run).
+#[derive(Debug)]
+pub struct Permit {
+    budget: Arc<Budget>,
+    bytes: usize,
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        let mut used = self.budget.used.lock().unwrap_or_else(|p| p.into_inner());
+        *used -= self.bytes;
+        self.budget.freed.notify_all();
+    }
+}
+
+impl InputLine {
+    /// Bytes of input the line took.
+    pub fn len(&self) -> usize {
+        match self {
+            InputLine::Line(l) => l.len(),
+            InputLine::TooLong(n) => *n,
+            InputLine::NotUtf8 => 0,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_budget_blocks_and_frees() {
+        let b = Budget::new(3000);
+        let p1 = b.acquire(100);
+        let p2 = b.acquire(100);
+        assert_eq!(b.used(), 2248);
+        let b2 = b.clone();
+        let t = std::thread::spawn(move || {
+            let _p3 = b2.acquire(100);
+        });
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert!(!t.is_finished(), "a third line waits");
+        drop(p1);
+        t.join().unwrap();
+        drop(p2);
+        assert_eq!(b.used(), 0);
+        // A line larger than the whole budget still gets through alone.
+        let big = b.acquire(1 << 20);
+        drop(big);
+        assert_eq!(b.used(), 0);
+    }
 
     fn lines(input: &[u8], max: usize) -> Vec<InputLine> {
         let mut r = LineReader::with_limit(io::BufReader::with_capacity(7, input), max);

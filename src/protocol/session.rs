@@ -1,43 +1,44 @@
-//! The session: the engine's state (game, options, saves) and the handling
-//! of every command. It writes to any `W: Write` (stdout in the binary, a
-//! buffer in tests) and knows no game by name: games come from the
-//! registry.
+//! The session: the engine's one state machine. It holds the game, the
+//! options, the player and the saves, takes commands in the order they
+//! arrive and answers them in that order, whatever the dialect (meeple's
+//! own, UCI, UGI: see `dialect.rs`). It writes to any `W: Write` (stdout in
+//! the binary, a buffer in tests) and knows no game by name.
 //!
-//! Searches (`go`, `bestmove`, `analyze`) run on their own thread, which
-//! writes its `info` lines and its final reply itself; the output is a
-//! shared, locked writer and every reply is written as one block.
+//! While a search runs (on its own thread, see `runner.rs`) only `stop`,
+//! `isready`, `quit`, `ponderhit` and signals act at once; every other
+//! command waits in the queue and runs, in order, when the search is over.
+//! The commands themselves are in `dispatch.rs`.
 
-use std::collections::BTreeMap;
+use std::collections::VecDeque;
 use std::io::Write;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use log::{error, warn};
+use log::warn;
+use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 
-use super::command::{BestMoveLimit, Command, GoParams, PositionBase, parse_command};
-use super::input::{InputLine, MAX_LINE};
-use crate::game::MoveError;
-use crate::gamestring::{self, LoadError, clip};
-use crate::movetree;
-use crate::options::{OptionKind, OptionSpec, OptionValue, OptionValues};
-use crate::registry::{self, AnyGame, AnyPlayer, Family};
-use crate::saves::{self, SaveFile, Saves};
-use crate::search::{Limits, Report, SearchCtx, StopFlag};
+use super::command::{Command, ParseError, parse_command};
+use super::dialect::{Dialect, Failure, Reply, err};
+use super::input::{InputLine, MAX_LINE, Permit};
+use super::output::Out;
+use super::runner::{Notify, Running};
+use super::settings::Settings;
+use crate::registry::{self, AnyGame, AnyPlayer};
+use crate::saves::Saves;
 
 /// How the session was started.
 #[derive(Clone, Debug)]
 pub struct SessionConfig {
-    /// Game type of `newgame` with no argument and `position startpos`.
+    /// Game type of `newgame` with no argument, `position startpos` in
+    /// UCI/UGI modes and `ucinewgame` (the `UCI_Variant` default).
     pub default_type: String,
     pub data_dir: PathBuf,
-    /// True if stdout is a terminal (for `Color auto`).
-    pub is_tty: bool,
+    /// True if stdout is a terminal and `NO_COLOR` is not set (for
+    /// `Color auto`).
+    pub color: bool,
+    /// True if a person types at a terminal (Ctrl-C while idle exits).
+    pub interactive: bool,
 }
 
 impl Default for SessionConfig {
@@ -45,83 +46,58 @@ impl Default for SessionConfig {
         SessionConfig {
             default_type: "Connect4".into(),
             data_dir: PathBuf::from("meeple-data"),
-            is_tty: false,
+            color: false,
+            interactive: false,
         }
     }
 }
 
-/// A reply that failed.
-enum Failure {
-    Err(String),
-    InvalidMove(String),
-}
-
-type Reply = Result<Vec<String>, Failure>;
-
-fn err<T>(msg: impl Into<String>) -> Result<T, Failure> {
-    Err(Failure::Err(msg.into()))
-}
-
-impl From<LoadError> for Failure {
-    fn from(e: LoadError) -> Self {
-        match e {
-            LoadError::Invalid(m) => Failure::Err(m),
-            LoadError::Move(m) => Failure::InvalidMove(m),
-        }
-    }
-}
-
-impl From<MoveError> for Failure {
-    fn from(e: MoveError) -> Self {
-        match e {
-            MoveError::GameOver => Failure::Err("game is over".into()),
-            other => Failure::InvalidMove(other.to_string()),
-        }
-    }
-}
-
-/// What a search thread is doing.
+/// A signal the engine handles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Job {
-    Go,
-    BestMove,
-    Analyze,
+pub enum Signal {
+    /// Stops a search; while idle, exits (at a terminal at once, else on a
+    /// second one within two seconds).
+    Interrupt,
+    /// SIGTERM, SIGHUP: the running search's move is printed, then exit.
+    Terminate,
 }
 
-struct RunningSearch {
-    stop: StopFlag,
-    done: Arc<AtomicBool>,
-    infinite: bool,
-    handle: JoinHandle<Option<Box<dyn AnyPlayer>>>,
+/// A command waiting for its turn.
+pub(super) struct Queued {
+    pub item: Item,
+    /// Holds the line's share of the input budget until it has run.
+    _permit: Option<Permit>,
 }
 
-/// Engine-wide options.
-pub fn engine_options() -> Vec<OptionSpec> {
-    vec![
-        OptionSpec::int("Hash", 256, 1, 16384, "transposition table size in MB"),
-        OptionSpec::int("Threads", 1, 1, 64, "search threads"),
-        OptionSpec::int("Move Overhead", 30, 0, 5000, "ms taken off every time limit"),
-        OptionSpec::int("Seed", 0, 0, 1 << 53, "seed of all randomness; 0 = fresh at start"),
-        OptionSpec::choice("Color", "auto", &["auto", "always", "never"], "ANSI colours in show"),
-    ]
+pub(super) enum Item {
+    Command(Command),
+    /// A line that failed before parsing or in it: answered in turn.
+    Failed(Failure),
+    /// The in-turn reply of a command that already acted (`stop`,
+    /// `ponderhit`: `ok`; `quit`: exit).
+    Ack(Command),
 }
 
 /// The protocol state machine.
 pub struct Session<W: Write + Send + 'static> {
-    out: Arc<Mutex<W>>,
-    config: SessionConfig,
-    game: Option<Box<dyn AnyGame>>,
-    /// The family whose options `options` shows (the current game's).
-    family: Family,
-    engine_specs: Vec<OptionSpec>,
-    engine_values: OptionValues,
-    family_values: BTreeMap<&'static str, OptionValues>,
-    rng: StdRng,
-    player: Option<(&'static str, Box<dyn AnyPlayer>)>,
-    search: Option<RunningSearch>,
-    saves: Saves,
+    pub(super) out: Out<W>,
+    pub(super) dialect: Dialect,
+    pub(super) config: SessionConfig,
+    pub(super) game: Option<Box<dyn AnyGame>>,
+    pub(super) settings: Settings,
+    pub(super) rng: StdRng,
+    pub(super) player: Option<(&'static str, Box<dyn AnyPlayer>)>,
+    pub(super) search: Option<Running>,
+    pub(super) saves: Saves,
+    queue: VecDeque<Queued>,
+    notify: Option<Notify>,
     last_sigint: Option<Instant>,
-    quit: bool,
+    /// End of input was seen: exit once the queue is done.
+    eof: bool,
+    /// `quit` or a signal asked to exit: searches still to come stop at
+    /// once.
+    pub(super) quitting: bool,
+    exit: Option<u8>,
 }
 
 impl<W: Write + Send + 'static> Session<W> {
@@ -129,41 +105,59 @@ impl<W: Write + Send + 'static> Session<W> {
         let family = registry::new_game(&config.default_type)
             .map(|g| g.family())
             .unwrap_or_else(|_| registry::families()[0]);
-        let engine_specs = engine_options();
-        let engine_values = OptionValues::from_specs(&engine_specs);
-        let family_values =
-            registry::families().iter().map(|f| (f.name, OptionValues::from_specs(&f.options()))).collect();
         Session {
-            out: Arc::new(Mutex::new(out)),
+            out: Out::new(out),
+            dialect: Dialect::Meeple,
             saves: Saves::new(&config.data_dir),
+            settings: Settings::new(&config.default_type, family),
             config,
             game: None,
-            family,
-            engine_specs,
-            engine_values,
-            family_values,
             rng: StdRng::from_os_rng(),
             player: None,
             search: None,
+            queue: VecDeque::new(),
+            notify: None,
             last_sigint: None,
-            quit: false,
+            eof: false,
+            quitting: false,
+            exit: None,
         }
     }
 
+    /// Called by each search thread once its reply is written (the binary's
+    /// event loop then calls [`Session::on_search_done`]).
+    pub fn set_notify(&mut self, notify: Notify) {
+        self.notify = Some(notify);
+    }
+
+    pub(super) fn notifier(&self) -> Option<Notify> {
+        self.notify.clone()
+    }
+
     /// The shared output (tests read what was written).
-    pub fn output(&self) -> Arc<Mutex<W>> {
-        self.out.clone()
+    pub fn output(&self) -> std::sync::Arc<std::sync::Mutex<W>> {
+        self.out.shared()
+    }
+
+    /// `Some(status)` once the engine must exit.
+    pub fn exit_status(&self) -> Option<u8> {
+        self.exit
     }
 
     /// True once the engine must exit.
     pub fn should_quit(&self) -> bool {
-        self.quit
+        self.exit.is_some()
     }
 
-    /// True while a search thread runs.
+    /// True while a search runs.
     pub fn is_searching(&mut self) -> bool {
-        self.reap();
+        self.pump();
         self.search.is_some()
+    }
+
+    /// Commands waiting for the search to end.
+    pub fn queued(&self) -> usize {
+        self.queue.len()
     }
 
     /// The startup banner: `info`'s output and `ok`.
@@ -172,627 +166,218 @@ impl<W: Write + Send + 'static> Session<W> {
         self.write_reply(Ok(lines));
     }
 
-    // ----- output ---------------------------------------------------------
-
-    fn write_block(&self, text: &str) {
-        let mut o = self.out.lock().unwrap_or_else(|p| p.into_inner());
-        if o.write_all(text.as_bytes()).and_then(|_| o.flush()).is_err() {
-            // stdout is gone: nobody is listening, so stop.
-            error!("cannot write to stdout");
-        }
+    pub(super) fn write_reply(&self, reply: Reply) {
+        self.out.write_block(&self.dialect.frame(&reply));
     }
 
-    fn write_reply(&self, reply: Reply) {
-        let mut text = String::new();
-        match reply {
-            Ok(lines) => {
-                for l in lines {
-                    text.push_str(&l);
-                    text.push('\n');
-                }
-            }
-            Err(Failure::Err(m)) => text.push_str(&format!("err {}\n", one_line(&m))),
-            Err(Failure::InvalidMove(m)) => text.push_str(&format!("invalidmove {}\n", one_line(&m))),
-        }
-        text.push_str("ok\n");
-        self.write_block(&text);
-    }
-
-    // ----- events ---------------------------------------------------------
+    // ----- input ------------------------------------------------------------
 
     /// Handles one line of input.
     pub fn handle_input(&mut self, input: InputLine) {
-        self.reap();
+        self.handle_input_with(input, None)
+    }
+
+    /// Handles one line of input holding its share of the input budget
+    /// (released when the command has run).
+    pub fn handle_input_with(&mut self, input: InputLine, permit: Option<Permit>) {
         match input {
-            InputLine::TooLong(n) => {
-                self.write_reply(err(format!("line too long ({n} bytes; the limit is {MAX_LINE})")))
+            InputLine::TooLong(n) => self.submit(
+                Item::Failed(Failure::Err(format!("line too long ({n} bytes; the limit is {MAX_LINE})"))),
+                permit,
+            ),
+            InputLine::NotUtf8 => {
+                self.submit(Item::Failed(Failure::Err("input is not valid UTF-8".into())), permit)
             }
-            InputLine::NotUtf8 => self.write_reply(err("input is not valid UTF-8")),
-            InputLine::Line(l) => self.handle_line(&l),
+            InputLine::Line(l) => self.handle_line_with(&l, permit),
         }
     }
 
     /// Handles one line of text.
     pub fn handle_line(&mut self, line: &str) {
-        self.reap();
+        self.handle_line_with(line, None)
+    }
+
+    fn handle_line_with(&mut self, line: &str, permit: Option<Permit>) {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             return;
         }
-        let cmd = match parse_command(line) {
-            Ok(c) => c,
-            Err(e) => return self.write_reply(err(e.to_string())),
+        let item = match parse_command(line) {
+            Ok(c) => Item::Command(c),
+            Err(e) => Item::Failed(self.parse_failure(e)),
         };
-        match cmd {
-            Command::Quit => {
-                self.stop_search();
-                self.quit = true;
-            }
-            Command::Stop => {
-                self.stop_search();
-                self.write_reply(Ok(vec![]));
-            }
-            Command::IsReady => self.write_reply(Ok(vec!["readyok".into()])),
-            c if self.search.is_some() && !c.is_read_only() => {
-                self.write_reply(err("search in progress (send stop first)"))
-            }
-            Command::Go(p) => self.start_go(p),
-            Command::BestMove(l) => self.start_bestmove(l),
-            Command::Analyze(a) => self.start_analyze(a),
-            c => {
-                // A bug in a game must not take the engine down.
-                let r = catch_unwind(AssertUnwindSafe(|| self.execute(c)))
-                    .unwrap_or_else(|_| err("internal error (see stderr)"));
-                self.write_reply(r);
-            }
-        }
+        self.submit(item, permit);
     }
 
-    /// SIGINT: stops a running search (its reply is printed); otherwise a
-    /// second SIGINT within two seconds quits.
-    pub fn handle_sigint(&mut self) {
-        self.reap();
+    fn parse_failure(&self, e: ParseError) -> Failure {
+        Failure::Err(e.to_string())
+    }
+
+    /// Runs a command now, or queues it behind the running search.
+    fn submit(&mut self, item: Item, permit: Option<Permit>) {
+        self.pump();
         if self.search.is_some() {
-            self.stop_search();
+            if let Item::Command(c) = &item
+                && c.is_immediate()
+            {
+                return self.immediate(c.clone(), permit);
+            }
+            self.queue.push_back(Queued { item, _permit: permit });
             return;
         }
-        let now = Instant::now();
-        if self.last_sigint.is_some_and(|t| now.duration_since(t) < Duration::from_secs(2)) {
-            self.quit = true;
-        } else {
-            warn!("SIGINT ignored while idle; send quit, close input, or press Ctrl-C again to exit");
-            self.last_sigint = Some(now);
+        self.run_item(item);
+        drop(permit);
+        self.pump();
+    }
+
+    /// `stop`, `isready`, `quit`, `ponderhit` while a search runs.
+    fn immediate(&mut self, c: Command, permit: Option<Permit>) {
+        let s = self.search.as_ref().expect("searching");
+        match c {
+            Command::IsReady => self.write_reply(Ok(vec!["readyok".into()])),
+            Command::Stop => {
+                s.stop.stop();
+                self.queue.push_back(Queued { item: Item::Ack(Command::Stop), _permit: permit });
+            }
+            Command::PonderHit => {
+                s.progress.ponder_hit();
+                self.queue.push_back(Queued { item: Item::Ack(Command::PonderHit), _permit: permit });
+            }
+            Command::Quit => {
+                s.stop.stop();
+                self.quitting = true;
+                self.queue.push_back(Queued { item: Item::Ack(Command::Quit), _permit: permit });
+            }
+            _ => unreachable!("not an immediate command"),
         }
     }
 
-    /// End of input: a limited search finishes, an infinite one is stopped.
+    /// Reaps a finished search and runs waiting commands until one starts
+    /// a search or the queue is empty.
+    pub fn pump(&mut self) {
+        loop {
+            if let Some(s) = &self.search {
+                if !s.is_done() {
+                    return;
+                }
+                let s = self.search.take().expect("checked");
+                self.keep_player(s.join());
+            }
+            let Some(q) = self.queue.pop_front() else { break };
+            self.run_item(q.item);
+        }
+        if self.eof && self.search.is_none() && self.queue.is_empty() && self.exit.is_none() {
+            self.exit = Some(0);
+        }
+    }
+
+    /// Runs one command in its turn (no search is running).
+    fn run_item(&mut self, item: Item) {
+        match item {
+            Item::Failed(f) => self.write_reply(Err(f)),
+            Item::Ack(Command::Quit) => self.exit = Some(0),
+            Item::Ack(_) => self.write_reply(Ok(vec![])),
+            Item::Command(c) => self.run_command(c),
+        }
+    }
+
+    // ----- events -----------------------------------------------------------
+
+    /// A search thread has written its reply.
+    pub fn on_search_done(&mut self) {
+        self.pump();
+    }
+
+    /// SIGINT, SIGTERM, SIGHUP.
+    pub fn handle_signal(&mut self, sig: Signal) {
+        self.pump();
+        match sig {
+            Signal::Terminate => {
+                self.quitting = true;
+                self.queue.clear();
+                if let Some(s) = self.search.take() {
+                    s.stop.stop();
+                    let p = s.join();
+                    self.keep_player(p);
+                }
+                self.exit = Some(0);
+            }
+            Signal::Interrupt => {
+                if let Some(s) = &self.search {
+                    s.stop.stop();
+                    return;
+                }
+                let now = Instant::now();
+                if self.config.interactive
+                    || self.last_sigint.is_some_and(|t| now.duration_since(t) < Duration::from_secs(2))
+                {
+                    self.exit = Some(130);
+                } else {
+                    warn!("SIGINT ignored while idle; send quit, close input, or press Ctrl-C again to exit");
+                    self.last_sigint = Some(now);
+                }
+            }
+        }
+    }
+
+    /// SIGINT (kept for callers of the old name).
+    pub fn handle_sigint(&mut self) {
+        self.handle_signal(Signal::Interrupt)
+    }
+
+    /// End of input: a search with no limit is stopped, a limited one
+    /// finishes; the waiting commands run; then the engine exits.
     pub fn handle_eof(&mut self) {
-        self.reap();
+        self.eof = true;
         if let Some(s) = &self.search
-            && s.infinite
+            && s.unbounded
         {
             s.stop.stop();
         }
-        self.wait_search();
-        self.quit = true;
+        self.pump();
     }
 
-    /// Blocks until the running search (if any) has finished.
+    /// Blocks until no search runs and no command waits (tests, and the
+    /// end of the binary).
+    pub fn wait_idle(&mut self) {
+        loop {
+            self.pump();
+            match self.search.take() {
+                Some(s) => {
+                    let p = s.join();
+                    self.keep_player(p);
+                }
+                None if self.queue.is_empty() => return,
+                None => {}
+            }
+        }
+    }
+
+    /// Same as [`Session::wait_idle`].
     pub fn wait_search(&mut self) {
-        if let Some(s) = self.search.take() {
-            self.join(s);
+        self.wait_idle()
+    }
+
+    fn keep_player(&mut self, p: Option<Box<dyn AnyPlayer>>) {
+        if let (Some(p), Some(g)) = (p, &self.game) {
+            self.player = Some((g.family().name, p));
         }
     }
 
-    fn stop_search(&mut self) {
-        if let Some(s) = self.search.take() {
-            s.stop.stop();
-            self.join(s);
-        }
+    /// True if a search about to start must stop at once (the engine is
+    /// quitting, or input ended and it has no limit).
+    pub(super) fn must_stop_at_once(&self, unbounded: bool) -> bool {
+        self.quitting || (self.eof && unbounded)
     }
 
-    fn join(&mut self, s: RunningSearch) {
-        match s.handle.join() {
-            Ok(Some(p)) => {
-                if let Some(g) = &self.game {
-                    self.player = Some((g.family().name, p));
-                }
-            }
-            Ok(None) => {}
-            Err(_) => error!("search thread panicked"),
-        }
+    pub(super) fn set_exit(&mut self, status: u8) {
+        self.exit = Some(status);
     }
 
-    /// Joins a search that finished by itself.
-    fn reap(&mut self) {
-        if self.search.as_ref().is_some_and(|s| s.done.load(Ordering::Acquire)) {
-            let s = self.search.take().expect("checked");
-            self.join(s);
-        }
+    /// A reply for a command that cannot run in this state.
+    pub(super) fn no_game<T>(&self) -> Result<T, Failure> {
+        err("no game in progress")
     }
-
-    // ----- commands -------------------------------------------------------
-
-    fn execute(&mut self, cmd: Command) -> Reply {
-        match cmd {
-            Command::Info => Ok(self.info_lines()),
-            Command::Help => Ok(help_lines()),
-            Command::NewGame(arg) => {
-                let spec = arg.unwrap_or_else(|| self.config.default_type.clone());
-                let g = self.build_game(&spec)?;
-                Ok(vec![self.install_game(g)])
-            }
-            Command::Position { base, moves } => {
-                let spec = match base {
-                    PositionBase::StartPos => match &self.game {
-                        Some(g) => g.game_type(),
-                        None => self.config.default_type.clone(),
-                    },
-                    PositionBase::Game(s) => s,
-                };
-                let mut g = self.build_game(&spec)?;
-                if let Some(m) = moves {
-                    let list = g.split_move_list(&m);
-                    g = gamestring::replay(g, &list)?;
-                }
-                Ok(vec![self.install_game(g)])
-            }
-            Command::Play(m) => self.play(&m),
-            Command::Pass => self.play("pass"),
-            Command::Undo(n) => {
-                let g = self.game_mut()?;
-                g.undo(n).map_err(Failure::Err)?;
-                Ok(vec![g.game_string()])
-            }
-            Command::ValidMoves => {
-                let g = self.live_game()?;
-                if let Some(why) = g.too_many_moves() {
-                    return err(why);
-                }
-                Ok(vec![g.valid_moves().join(";")])
-            }
-            Command::SetOption { name, value } => {
-                let value = match value {
-                    Some(v) => v,
-                    None => match self.find_option(&name) {
-                        Some((_, spec)) if matches!(spec.kind, OptionKind::Bool { .. }) => "True".into(),
-                        Some(_) => return err(format!("setoption name {name} needs a value")),
-                        None => return err(format!("unknown option '{name}'")),
-                    },
-                };
-                self.set_option(&name, &value).map(|_| vec![])
-            }
-            Command::Options => Ok(self.option_lines()),
-            Command::OptionsGet(name) => {
-                let (scope, spec) = self.find_option(&name).ok_or_else(|| unknown_option(&name))?;
-                Ok(vec![spec.uhp_line(&self.value_of(scope, &spec))])
-            }
-            Command::OptionsSet { name, value } => {
-                let line = self.set_option(&name, &value)?;
-                Ok(vec![line])
-            }
-            Command::MoveTree { json } => {
-                let g = self.live_game()?;
-                if let Some(why) = g.too_many_moves() {
-                    return err(why);
-                }
-                let tree = movetree::build(&g.move_actions());
-                Ok(if json { vec![tree.to_json()] } else { tree.to_text() })
-            }
-            Command::Show => {
-                let color = match self.engine_values.get_str("Color") {
-                    Some("always") => true,
-                    Some("never") => false,
-                    _ => self.config.is_tty,
-                };
-                let g = self.game_ref()?;
-                Ok(g.render(color).lines().map(str::to_string).collect())
-            }
-            Command::Save(name) => {
-                let g = self.game_ref()?;
-                let fam = g.family();
-                let values = &self.family_values[fam.name];
-                let options = fam
-                    .options()
-                    .iter()
-                    .filter_map(|s| values.get(s.name).map(|v| (s.name.to_string(), v.to_string())))
-                    .collect();
-                // The save keeps hidden state too (a secret mid-game).
-                let mut game = g.game_string();
-                if let Some(extra) = g.private_extra()
-                    && !game.ends_with(&format!(";{extra}"))
-                {
-                    game.push(';');
-                    game.push_str(&extra);
-                }
-                let file = SaveFile { format: saves::FORMAT.into(), version: saves::VERSION, game, options };
-                self.saves.save(&name, &file).map_err(Failure::Err)?;
-                Ok(vec![format!("saved {name}")])
-            }
-            Command::Load(name) => {
-                let file = self.saves.load(&name).map_err(Failure::Err)?;
-                let g = self.build_game(&file.game).map_err(|f| match f {
-                    Failure::Err(m) | Failure::InvalidMove(m) => Failure::Err(format!("save '{name}': {m}")),
-                })?;
-                let fam = g.family();
-                let mut values = self.family_values[fam.name].clone();
-                for spec in fam.options() {
-                    if let Some(text) = file.options.get(spec.name) {
-                        match spec.parse_value(text) {
-                            Ok(v) => values.set(spec.name, v),
-                            Err(e) => warn!("save '{name}': option ignored: {e}"),
-                        }
-                    }
-                }
-                self.family_values.insert(fam.name, values);
-                self.player = None;
-                Ok(vec![self.install_game(g)])
-            }
-            Command::Saves => Ok(self
-                .saves
-                .list()
-                .into_iter()
-                .map(|n| match self.saves.load(&n) {
-                    Ok(f) => format!("{n} {}", f.game),
-                    Err(e) => format!("{n} unreadable: {}", one_line(&e)),
-                })
-                .collect()),
-            Command::Go(_)
-            | Command::BestMove(_)
-            | Command::Analyze(_)
-            | Command::Stop
-            | Command::IsReady
-            | Command::Quit => unreachable!("handled by handle_line"),
-        }
-    }
-
-    fn info_lines(&self) -> Vec<String> {
-        let fams = registry::families();
-        let names: Vec<&str> = fams.iter().map(|f| f.name).collect();
-        let mut caps: Vec<&str> = Vec::new();
-        for f in &fams {
-            caps.extend(f.capabilities.iter());
-        }
-        vec![format!("id meeple v{}", crate::VERSION), format!("games {}", names.join(";")), caps.join(";")]
-    }
-
-    fn game_ref(&self) -> Result<&dyn AnyGame, Failure> {
-        self.game.as_deref().ok_or(Failure::Err("no game in progress".into()))
-    }
-
-    fn game_mut(&mut self) -> Result<&mut Box<dyn AnyGame>, Failure> {
-        self.game.as_mut().ok_or(Failure::Err("no game in progress".into()))
-    }
-
-    /// The game, which must not be over.
-    fn live_game(&self) -> Result<&dyn AnyGame, Failure> {
-        let g = self.game_ref()?;
-        if g.is_over() {
-            return err("game is over");
-        }
-        Ok(g)
-    }
-
-    fn play(&mut self, text: &str) -> Reply {
-        let g = self.game_mut()?;
-        g.play_text(text)?;
-        Ok(vec![g.game_string()])
-    }
-
-    /// Makes a game from a GameType or a GameString (replayed, validated).
-    fn build_game(&mut self, spec: &str) -> Result<Box<dyn AnyGame>, Failure> {
-        let (engine, families) = (&self.engine_values, &self.family_values);
-        let options = |fam: Family| merged(engine, families.get(fam.name));
-        gamestring::load(spec, options, &mut self.rng).map_err(Failure::from)
-    }
-
-    /// Makes `g` the current game; returns its GameString.
-    fn install_game(&mut self, g: Box<dyn AnyGame>) -> String {
-        let fam = g.family();
-        if fam.name != self.family.name {
-            self.player = None;
-        }
-        if let Some((_, p)) = &mut self.player {
-            p.reset();
-        }
-        self.family = fam;
-        let s = g.game_string();
-        self.game = Some(g);
-        self.prepare_player();
-        s
-    }
-
-    /// The player of the current game and strategy, made if needed.
-    fn take_player(&mut self) -> Result<Box<dyn AnyPlayer>, String> {
-        let g = self.game.as_ref().ok_or("no game in progress")?;
-        let options = self.options_for(g.family());
-        let wanted = options.get_str("Strategy").unwrap_or("").to_string();
-        match self.player.take() {
-            Some((f, p)) if f == g.family().name && p.strategy().eq_ignore_ascii_case(&wanted) => Ok(p),
-            _ => g.new_player(&options),
-        }
-    }
-
-    /// Makes the player ready for the current game (see
-    /// [`crate::search::Player::prepare`]).
-    fn prepare_player(&mut self) {
-        let Ok(mut p) = self.take_player() else { return };
-        let g = self.game.as_ref().expect("take_player checked");
-        let options = self.options_for(g.family());
-        p.prepare(g.as_ref(), &options);
-        self.player = Some((g.family().name, p));
-    }
-
-    // ----- options --------------------------------------------------------
-
-    /// Engine values merged with a family's.
-    fn options_for(&self, fam: Family) -> OptionValues {
-        merged(&self.engine_values, self.family_values.get(fam.name))
-    }
-
-    /// Finds an option: engine-wide, the current family's, or qualified
-    /// `Family.Name`.
-    fn find_option(&self, name: &str) -> Option<(Option<&'static str>, OptionSpec)> {
-        let name = name.trim();
-        if let Some(s) = self.engine_specs.iter().find(|s| s.name.eq_ignore_ascii_case(name)) {
-            return Some((None, s.clone()));
-        }
-        let find = |fam: Family, short: &str| {
-            fam.options()
-                .into_iter()
-                .find(|s| s.name.eq_ignore_ascii_case(short))
-                .map(|s| (Some(fam.name), s))
-        };
-        if let Some((f, n)) = name.split_once('.') {
-            return find(registry::family_by_name(f)?, n);
-        }
-        // The current family first; else the one other family that has it.
-        find(self.family, name).or_else(|| {
-            let mut found = registry::families().into_iter().filter_map(|f| find(f, name));
-            let first = found.next()?;
-            found.next().is_none().then_some(first)
-        })
-    }
-
-    fn value_of(&self, scope: Option<&'static str>, spec: &OptionSpec) -> OptionValue {
-        let v = match scope {
-            None => self.engine_values.get(spec.name),
-            Some(f) => self.family_values.get(f).and_then(|v| v.get(spec.name)),
-        };
-        v.cloned().unwrap_or_else(|| spec.default_value())
-    }
-
-    /// Sets an option; returns its UHP line.
-    fn set_option(&mut self, name: &str, text: &str) -> Result<String, Failure> {
-        let (scope, spec) = self.find_option(name).ok_or_else(|| unknown_option(name))?;
-        let value = spec.parse_value(text).map_err(Failure::Err)?;
-        match scope {
-            None => {
-                if spec.name == "Seed"
-                    && let OptionValue::Int(seed) = value
-                {
-                    self.rng =
-                        if seed == 0 { StdRng::from_os_rng() } else { StdRng::seed_from_u64(seed as u64) };
-                }
-                self.engine_values.set(spec.name, value.clone());
-            }
-            Some(f) => self.family_values.entry(f).or_default().set(spec.name, value.clone()),
-        }
-        // Players read their options at every move; a new strategy (or
-        // table size) is made ready now, outside any search.
-        if spec.name == "Strategy" || spec.name == "Hash" {
-            self.prepare_player();
-        }
-        Ok(spec.uhp_line(&value))
-    }
-
-    fn option_lines(&self) -> Vec<String> {
-        let mut out: Vec<String> =
-            self.engine_specs.iter().map(|s| s.uhp_line(&self.value_of(None, s))).collect();
-        for s in self.family.options() {
-            out.push(s.uhp_line(&self.value_of(Some(self.family.name), &s)));
-        }
-        out
-    }
-
-    // ----- searches -------------------------------------------------------
-
-    fn start_go(&mut self, p: GoParams) {
-        let side = match self.live_game() {
-            Ok(g) => g.side_to_move(),
-            Err(f) => return self.write_reply(Err(f)),
-        };
-        let (time, inc) = if side == 0 { (p.wtime, p.winc) } else { (p.btime, p.binc) };
-        let clock = time.map(|t| {
-            let inc = inc.unwrap_or(0);
-            let spend = t / 20 + inc * 3 / 4;
-            spend.min(t.saturating_sub(50)).max(1)
-        });
-        let movetime = match (p.movetime, clock) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        let limits = Limits {
-            depth: p.depth,
-            nodes: p.nodes,
-            movetime: movetime.map(|t| self.time_budget(Duration::from_millis(t))),
-            infinite: p.infinite,
-        };
-        self.spawn_search(Job::Go, limits, String::new());
-    }
-
-    /// The time a player may use of a limit: the limit less `Move
-    /// Overhead`, at least 1 ms.
-    fn time_budget(&self, limit: Duration) -> Duration {
-        let overhead = self.engine_values.get_int("Move Overhead").unwrap_or(0).max(0) as u64;
-        limit.saturating_sub(Duration::from_millis(overhead)).max(Duration::from_millis(1))
-    }
-
-    fn start_bestmove(&mut self, l: BestMoveLimit) {
-        if let Err(f) = self.live_game() {
-            return self.write_reply(Err(f));
-        }
-        let limits = match l {
-            BestMoveLimit::None => Limits::default(),
-            BestMoveLimit::Depth(d) => Limits { depth: Some(d), ..Default::default() },
-            BestMoveLimit::Time(t) => Limits { movetime: Some(self.time_budget(t)), ..Default::default() },
-        };
-        self.spawn_search(Job::BestMove, limits, String::new());
-    }
-
-    fn start_analyze(&mut self, args: String) {
-        if let Err(f) = self.game_ref() {
-            return self.write_reply(Err(f));
-        }
-        // `analyze` takes `go`'s limits first, then the game's own arguments.
-        let mut limits = Limits::default();
-        let mut rest: Vec<&str> = Vec::new();
-        let toks: Vec<&str> = args.split_whitespace().collect();
-        let mut i = 0;
-        while i < toks.len() {
-            let t = toks[i].to_ascii_lowercase();
-            let num = toks.get(i + 1).and_then(|n| n.parse::<u64>().ok());
-            match (t.as_str(), num) {
-                ("depth", Some(n)) => limits.depth = Some(n.min(u32::MAX as u64) as u32),
-                ("nodes", Some(n)) => limits.nodes = Some(n),
-                ("movetime", Some(n)) => limits.movetime = Some(Duration::from_millis(n)),
-                ("infinite", _) => {
-                    limits.infinite = true;
-                    i += 1;
-                    continue;
-                }
-                _ => {
-                    rest.push(toks[i]);
-                    i += 1;
-                    continue;
-                }
-            }
-            i += 2;
-        }
-        self.spawn_search(Job::Analyze, limits, rest.join(" "));
-    }
-
-    fn spawn_search(&mut self, job: Job, limits: Limits, args: String) {
-        let game = match &self.game {
-            Some(g) => g.clone_box(),
-            None => return self.write_reply(err("no game in progress")),
-        };
-        let options = self.options_for(game.family());
-        let player = match self.take_player() {
-            Ok(p) => p,
-            Err(e) => return self.write_reply(err(e)),
-        };
-        let seed: u64 = self.rng.random();
-        let stop = StopFlag::new();
-        let done = Arc::new(AtomicBool::new(false));
-        let out = self.out.clone();
-        let infinite = limits.infinite;
-        let (stop2, done2) = (stop.clone(), done.clone());
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(64 << 20)
-            .spawn(move || run_search(job, game, player, options, limits, args, seed, stop2, done2, out))
-            .expect("spawn search thread");
-        self.search = Some(RunningSearch { stop, done, infinite, handle });
-    }
-}
-
-/// Engine-wide values with a family's on top.
-fn merged(engine: &OptionValues, family: Option<&OptionValues>) -> OptionValues {
-    let mut v = engine.clone();
-    if let Some(f) = family {
-        v.merge(f);
-    }
-    v
-}
-
-/// The body of a search thread.
-#[allow(clippy::too_many_arguments)]
-fn run_search<W: Write + Send + 'static>(
-    job: Job,
-    game: Box<dyn AnyGame>,
-    mut player: Box<dyn AnyPlayer>,
-    options: OptionValues,
-    limits: Limits,
-    args: String,
-    seed: u64,
-    stop: StopFlag,
-    done: Arc<AtomicBool>,
-    out: Arc<Mutex<W>>,
-) -> Option<Box<dyn AnyPlayer>> {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let out2 = out.clone();
-    let mut reporter = move |r: Report| {
-        if job == Job::Go || job == Job::Analyze {
-            let mut o = out2.lock().unwrap_or_else(|p| p.into_inner());
-            let _ = writeln!(o, "{r}").and_then(|_| o.flush());
-        }
-    };
-    let mut ctx = SearchCtx::new(limits, &options, &mut rng, stop, &mut reporter);
-    let result = catch_unwind(AssertUnwindSafe(|| match job {
-        Job::Analyze => game.analyze(&args, &mut ctx),
-        _ => player.choose(game.as_ref(), &mut ctx).ok_or_else(|| "no move".to_string()).map(|m| vec![m]),
-    }));
-    let mut text = String::new();
-    let mut keep_player = true;
-    match (job, result) {
-        (Job::Analyze, Ok(Ok(lines))) => lines.iter().for_each(|l| text.push_str(&format!("{l}\n"))),
-        (Job::Analyze, Ok(Err(e))) => text.push_str(&format!("err {}\n", one_line(&e))),
-        (Job::Analyze, Err(_)) => text.push_str("err internal error during analyze\n"),
-        (_, r) => {
-            let mv = match r {
-                Ok(Ok(lines)) => lines[0].clone(),
-                other => {
-                    // A strategy failed: still answer with a legal move.
-                    error!("strategy {} failed: {:?}", player.strategy(), other.map(|_| ()));
-                    keep_player = false;
-                    game.valid_moves().into_iter().next().unwrap_or_else(|| "pass".into())
-                }
-            };
-            if job == Job::Go {
-                text.push_str(&format!("bestmove {mv}\n"));
-            } else {
-                text.push_str(&format!("{mv}\n"));
-            }
-        }
-    }
-    text.push_str("ok\n");
-    let mut o = out.lock().unwrap_or_else(|p| p.into_inner());
-    done.store(true, Ordering::Release);
-    let _ = o.write_all(text.as_bytes()).and_then(|_| o.flush());
-    drop(o);
-    keep_player.then_some(player)
-}
-
-fn unknown_option(name: &str) -> Failure {
-    Failure::Err(format!("unknown option '{}'", clip(name)))
-}
-
-/// Messages are one line.
-fn one_line(s: &str) -> String {
-    s.replace(['\n', '\r'], " ")
-}
-
-fn help_lines() -> Vec<String> {
-    [
-        "info                      engine id, games, capabilities",
-        "newgame [GameType|GameString]",
-        "position <startpos|GameType|GameString> [moves m1;m2...]",
-        "play <move> | pass | undo [N]",
-        "validmoves                legal moves joined by ;",
-        "bestmove [depth N | time hh:mm:ss]",
-        "go [depth N] [movetime MS] [nodes N] [wtime MS btime MS winc MS binc MS] [infinite]",
-        "stop | isready",
-        "analyze [limits] [args]   game-specific analysis",
-        "setoption name <Name> value <Value> | options [get <Name> | set <Name> <Value>]",
-        "movetree [json]           the legal moves as a tree of decisions",
-        "show                      the board",
-        "save <name> | load <name> | saves",
-        "quit | exit",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
 }
 
 #[cfg(test)]
@@ -862,6 +447,7 @@ mod tests {
 #[cfg(test)]
 mod fuzz {
     use super::*;
+    use rand::Rng;
     use rand::seq::IndexedRandom;
 
     /// Thousands of random lines built from real command words, arguments
@@ -954,5 +540,94 @@ mod fuzz {
         assert_eq!(out.lines().filter(|l| *l == "ok").count(), sent);
         assert!(out.ends_with("ok\n"));
         let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+#[cfg(test)]
+mod order {
+    use super::*;
+
+    fn text(s: &Session<Vec<u8>>) -> String {
+        String::from_utf8(s.output().lock().unwrap().clone()).unwrap()
+    }
+
+    /// Commands sent during a search wait their turn: the replies come out
+    /// in input order, none refused.
+    #[test]
+    fn commands_wait_for_the_search() {
+        let mut s = Session::new(Vec::<u8>::new(), SessionConfig::default());
+        s.handle_line("setoption name Strategy value attack");
+        s.handle_line("newgame");
+        s.handle_line("go depth 4");
+        s.handle_line("play 4");
+        s.handle_line("validmoves");
+        s.wait_idle();
+        let out = text(&s);
+        let lines: Vec<&str> = out.lines().filter(|l| !l.starts_with("info")).collect();
+        assert_eq!(lines[0], "ok");
+        assert_eq!(lines[1], "Connect4;NotStarted;Red[1]");
+        assert_eq!(lines[2], "ok");
+        assert!(lines[3].starts_with("bestmove "), "{out}");
+        assert_eq!(&lines[4..], ["ok", "Connect4;InProgress;Yellow[1];4", "ok", "1;2;3;4;5;6;7", "ok"]);
+    }
+
+    /// `go infinite` then `play 4`: the move is played after `stop`; stop's
+    /// own `ok` comes in its turn.
+    #[test]
+    fn stop_acts_at_once_and_answers_in_turn() {
+        let mut s = Session::new(Vec::<u8>::new(), SessionConfig::default());
+        s.handle_line("setoption name Strategy value attack");
+        s.handle_line("newgame");
+        s.handle_line("go infinite");
+        s.handle_line("play 4");
+        s.handle_line("isready");
+        assert!(text(&s).ends_with("readyok\nok\n"), "isready is answered at once");
+        assert_eq!(s.queued(), 1);
+        s.handle_line("stop");
+        s.wait_idle();
+        let out = text(&s);
+        let tail: Vec<&str> = out.lines().filter(|l| !l.starts_with("info")).skip(5).collect();
+        assert!(tail[0].starts_with("bestmove "), "{out}");
+        assert_eq!(&tail[1..], ["ok", "Connect4;InProgress;Yellow[1];4", "ok", "ok"]);
+    }
+
+    /// Absurd limits still give a reply.
+    #[test]
+    fn absurd_limits_answer() {
+        let mut s = Session::new(Vec::<u8>::new(), SessionConfig::default());
+        s.handle_line("setoption name Strategy value random");
+        s.handle_line("newgame");
+        s.handle_line(
+            "go movetime 18446744073709551615 wtime 18446744073709551615 winc 18446744073709551615",
+        );
+        s.wait_idle();
+        s.handle_line("bestmove time 99999999:00:00");
+        s.wait_idle();
+        s.handle_line("bestmove time 5124095576030431:00:00");
+        s.wait_idle();
+        s.handle_line("bestmove time 5124095576030432:00:00");
+        let out = text(&s);
+        assert!(out.contains("bestmove "), "{out}");
+        assert!(
+            out.ends_with("err bad arguments to bestmove; usage: bestmove [depth N | time hh:mm:ss]\nok\n"),
+            "{out}"
+        );
+        assert_eq!(out.lines().filter(|l| *l == "ok").count(), 6);
+    }
+
+    #[test]
+    fn uci_mode_frames_without_ok() {
+        let mut s = Session::new(Vec::<u8>::new(), SessionConfig::default());
+        s.handle_line("uci");
+        s.handle_line("setoption name Strategy value attack");
+        s.handle_line("position startpos moves 4 4");
+        s.handle_line("play 9");
+        s.handle_line("go depth 2");
+        s.wait_idle();
+        let out = text(&s);
+        assert!(out.contains("\nuciok\n"), "{out}");
+        assert!(!out.lines().any(|l| l == "ok"), "{out}");
+        assert!(out.contains("info string invalidmove "), "{out}");
+        assert!(out.lines().last().unwrap().starts_with("bestmove "), "{out}");
     }
 }

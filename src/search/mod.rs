@@ -6,9 +6,10 @@ pub mod alloc;
 pub mod negamax;
 pub mod perft;
 
+use std::cell::Cell;
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
@@ -126,6 +127,44 @@ impl StopFlag {
     }
 }
 
+/// What a search shares with the thread that watches it: the nodes
+/// counted so far and the time of the last report (for the progress
+/// heartbeat), and the pondering state.
+#[derive(Debug, Default)]
+pub struct Progress {
+    nodes: AtomicU64,
+    /// Milliseconds since the start at the last report.
+    last_report_ms: AtomicU64,
+    /// True while the search ponders (its deadline does not run yet).
+    pondering: AtomicBool,
+}
+
+impl Progress {
+    pub fn new(pondering: bool) -> Arc<Self> {
+        let p = Progress::default();
+        p.pondering.store(pondering, Ordering::Relaxed);
+        Arc::new(p)
+    }
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+    pub fn last_report_ms(&self) -> u64 {
+        self.last_report_ms.load(Ordering::Relaxed)
+    }
+    /// The heartbeat printed a line at `ms`: the next one is due a second
+    /// later.
+    pub fn note_heartbeat(&self, ms: u64) {
+        self.last_report_ms.store(ms, Ordering::Relaxed)
+    }
+    /// `ponderhit`: the move's time starts running now.
+    pub fn ponder_hit(&self) {
+        self.pondering.store(false, Ordering::Release)
+    }
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Acquire)
+    }
+}
+
 /// Everything a player needs while it thinks.
 pub struct SearchCtx<'a> {
     pub limits: Limits,
@@ -133,10 +172,13 @@ pub struct SearchCtx<'a> {
     pub rng: &'a mut StdRng,
     stop: StopFlag,
     start: Instant,
-    deadline: Option<Instant>,
+    /// When the time runs out; `None` = no time limit (or a limit too far
+    /// away to be told), or not yet known while pondering.
+    deadline: Cell<Option<Instant>>,
     /// Nodes visited so far; players add to it.
     pub nodes: u64,
     reporter: &'a mut dyn FnMut(Report),
+    progress: Arc<Progress>,
 }
 
 impl<'a> SearchCtx<'a> {
@@ -147,14 +189,49 @@ impl<'a> SearchCtx<'a> {
         stop: StopFlag,
         reporter: &'a mut dyn FnMut(Report),
     ) -> Self {
+        Self::with_progress(limits, options, rng, stop, reporter, Arc::default())
+    }
+
+    /// A context that shares its progress with a watcher (see
+    /// [`Progress`]).
+    pub fn with_progress(
+        limits: Limits,
+        options: &'a OptionValues,
+        rng: &'a mut StdRng,
+        stop: StopFlag,
+        reporter: &'a mut dyn FnMut(Report),
+        progress: Arc<Progress>,
+    ) -> Self {
         let start = Instant::now();
-        let deadline = limits.movetime.map(|t| start + t);
-        SearchCtx { limits, options, rng, stop, start, deadline, nodes: 0, reporter }
+        let deadline =
+            if progress.is_pondering() { None } else { limits.movetime.and_then(|t| start.checked_add(t)) };
+        SearchCtx {
+            limits,
+            options,
+            rng,
+            stop,
+            start,
+            deadline: Cell::new(deadline),
+            nodes: 0,
+            reporter,
+            progress,
+        }
+    }
+
+    /// The deadline, once pondering is over.
+    fn deadline(&self) -> Option<Instant> {
+        if self.deadline.get().is_none() && self.limits.movetime.is_some() && !self.progress.is_pondering() {
+            // After `ponderhit` the move's time runs from now (a limit too
+            // far away to be told stays `None`).
+            self.deadline.set(self.limits.movetime.and_then(|t| Instant::now().checked_add(t)));
+        }
+        self.deadline.get()
     }
 
     /// True once the search must end: `stop` was received, the time or the
     /// node budget ran out. Cheap enough to call every few thousand nodes.
     pub fn should_stop(&self) -> bool {
+        self.progress.nodes.store(self.nodes, Ordering::Relaxed);
         if self.stop.is_stopped() {
             return true;
         }
@@ -163,7 +240,7 @@ impl<'a> SearchCtx<'a> {
         {
             return true;
         }
-        if let Some(d) = self.deadline
+        if let Some(d) = self.deadline()
             && Instant::now() >= d
         {
             return true;
@@ -184,15 +261,16 @@ impl<'a> SearchCtx<'a> {
         self.start.elapsed()
     }
 
-    /// Time left before the deadline, if there is one.
+    /// Time left before the deadline, if there is one (none while
+    /// pondering).
     pub fn remaining(&self) -> Option<Duration> {
-        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
+        self.deadline().map(|d| d.saturating_duration_since(Instant::now()))
     }
 
     /// Sends a progress line.
     pub fn report(&mut self, depth: u32, score: Option<Score>, pv: Vec<String>) {
         let r = Report { depth, score, nodes: self.nodes, time: self.elapsed(), pv, text: None };
-        (self.reporter)(r);
+        self.send(r);
     }
 
     /// Sends an `info string` line.
@@ -205,6 +283,12 @@ impl<'a> SearchCtx<'a> {
             pv: vec![],
             text: Some(text.into()),
         };
+        self.send(r);
+    }
+
+    fn send(&mut self, r: Report) {
+        self.progress.nodes.store(self.nodes, Ordering::Relaxed);
+        self.progress.last_report_ms.store(r.time.as_millis() as u64, Ordering::Relaxed);
         (self.reporter)(r);
     }
 }

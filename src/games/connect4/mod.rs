@@ -92,6 +92,9 @@ impl Game for Connect4 {
     const FAMILY: &'static str = "Connect4";
     const DEFAULT_TYPE: &'static str = "Connect4";
     const TYPE_GRAMMAR: &'static str = "Connect4 | Connect4+WxH (W<=9, W*(H+1)<=64)";
+    const COMMON_TYPES: &'static [&'static str] =
+        &["Connect4", "Connect4+6x5", "Connect4+8x7", "Connect4+9x7"];
+    const MOVE_NOTATION: &'static str = "the column, 1 = leftmost (play 4); a move list may be written as digits (position startpos moves 4453)";
 
     fn parse_type(s: &str) -> Option<Result<Self, String>> {
         let lower = s.trim().to_ascii_lowercase();
@@ -180,6 +183,19 @@ impl Game for Connect4 {
                 }
             })
             .collect()
+    }
+
+    /// A score of the benchmark convention as own moves to the win (or,
+    /// negative, the opponent's moves to its win): winning with the next
+    /// stone scores `(W*H + 1 - n) / 2`, each later own move one less.
+    fn mate_in(&self, exact: i32) -> Option<i32> {
+        let cells = (self.board.width() * self.board.height()) as i32;
+        let n = self.ply() as i32;
+        match exact {
+            0 => None,
+            v if v > 0 => Some((cells + 1 - n) / 2 - v + 1),
+            v => Some(-((cells - n) / 2 + v + 1)),
+        }
     }
 
     fn render(&self, color: bool) -> String {
@@ -353,6 +369,21 @@ mod tests {
         let mut full = Connect4::new(4, 4).unwrap();
         full.play_sequence("1111").unwrap();
         assert_eq!(analyze_with(&full, "", Default::default()).unwrap()[0], "- 0 0 0");
+    }
+
+    #[test]
+    fn mate_in_counts_own_moves() {
+        let mut g = Connect4::parse_type("Connect4").unwrap().unwrap();
+        for c in [3, 3, 4, 4] {
+            g.play(c);
+        }
+        // 4455 scores 18: the side to move wins with its second move.
+        assert_eq!(g.mate_in(18), Some(2));
+        assert_eq!(g.mate_in(19), Some(1));
+        assert_eq!(g.mate_in(0), None);
+        // After 3 the side to move (Yellow) is mated on Red's next move.
+        g.play(2);
+        assert_eq!(g.mate_in(-18), Some(-1));
     }
 
     #[test]

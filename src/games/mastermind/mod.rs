@@ -141,6 +141,9 @@ impl Game for Mastermind {
     const DEFAULT_TYPE: &'static str = "Mastermind";
     const TYPE_GRAMMAR: &'static str =
         "Mastermind[+PxS][+letters|+colours][+blanks][+norepeat][+rowsN] (P 1..8, S 2..10, N 1..50)";
+    const COMMON_TYPES: &'static [&'static str] =
+        &["Mastermind", "Mastermind+3x6", "Mastermind+5x8", "Mastermind+4x10+norepeat"];
+    const MOVE_NOTATION: &'static str = "a guess is one symbol per peg (play 1123; letters AABC; colours RRGB), a feedback is <black>B<white>W (play 2B1W)";
 
     fn parse_type(s: &str) -> Option<Result<Self, String>> {
         if !s.trim().to_ascii_lowercase().starts_with("mastermind") {
