@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Tests of referee.py (unittest, standard library only).
+"""End-to-end tests of the referee (unittest, standard library only), and
+the runner of the unit tests beside each module (referee/test_*.py).
 
 Run: python3 scripts/test_referee.py   (or via `cargo test --test referee`).
 Most tests pair tiny fake engines (fake_engine.py, which also serves as the
@@ -23,7 +24,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import referee  # noqa: E402
+from referee import gamestring, pgn, store  # noqa: E402
 
 REFEREE = os.path.join(HERE, "referee.py")
 FAKE = "%s %s" % (shlex.quote(sys.executable), shlex.quote(os.path.join(HERE, "fake_engine.py")))
@@ -48,6 +49,12 @@ class Tmp(unittest.TestCase):
         p = subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=timeout)
         return p.returncode, p.stdout + p.stderr
 
+    def db_bytes(self):
+        if not os.path.exists(self.db):
+            return None
+        with open(self.db, "rb") as f:
+            return f.read()
+
     def games(self):
         conn = sqlite3.connect(self.db)
         rows = conn.execute(
@@ -55,80 +62,6 @@ class Tmp(unittest.TestCase):
             " first_points, second_points FROM games ORDER BY game_index").fetchall()
         conn.close()
         return rows
-
-
-class Statistics(unittest.TestCase):
-    def test_reference_check_values(self):
-        st = referee.score_stats(1038, 1925, 1037)
-        self.assertEqual("%.1f" % st["elo"], "0.1")
-        self.assertEqual("%.1f" % st["error"], "7.8")
-        self.assertEqual("%.1f" % (100 * st["los"]), "50.9")
-
-    def test_elo_of_scores(self):
-        self.assertAlmostEqual(referee.elo_from_score(0.5), 0.0)
-        self.assertAlmostEqual(referee.elo_from_score(10 / 11), 400.0, places=6)
-        self.assertEqual(referee.elo_from_score(1.0), math.inf)
-        st = referee.score_stats(10, 0, 0)
-        self.assertEqual(st["elo"], math.inf)
-        self.assertEqual(referee.los(0, 0), 0.5)
-
-    def test_sprt(self):
-        lo, hi = referee.sprt_bounds(0.05, 0.05)
-        self.assertAlmostEqual(lo, -2.944, places=3)
-        self.assertAlmostEqual(hi, 2.944, places=3)
-        # A clear edge accumulates evidence for H1, an even match for H0.
-        self.assertGreater(referee.sprt_llr(600, 200, 200, 0, 10), hi)
-        self.assertLess(referee.sprt_llr(1000, 2000, 1000, 0, 10), lo)
-        self.assertEqual(referee.sprt_llr(5, 0, 0, 0, 10), 0.0)
-        lines = referee.rating_lines("A", "B", 1038, 1925, 1037,
-                                     {"elo0": 0, "elo1": 10, "alpha": 0.05, "beta": 0.05})
-        self.assertIn("Elo difference: 0.1 +/- 7.8, LOS: 50.9 %", lines[1])
-        self.assertIn("SPRT: llr", lines[2])
-
-    def test_pentanomial(self):
-        rows = [(0, "A"), (1, "A"), (2, None), (3, "B"), (4, None), (5, None), (6, "B")]
-        # Pairs: (0,1) 2 points, (2,3) 0.5, (4,5) 1; game 6 has no partner yet.
-        self.assertEqual(referee.pentanomial(rows, "A"), [0, 1, 1, 0, 1])
-
-    def test_gamestring(self):
-        gs = referee.GameString("Connect4;RedWins;Yellow[4];1;2;1;2;1;2;1")
-        self.assertTrue(gs.finished)
-        self.assertEqual(gs.winner_side, "Red")
-        self.assertEqual(gs.turn_side, "Yellow")
-        self.assertEqual(len(gs.moves), 7)
-        gs = referee.GameString("Base;InProgress;White[2];wS1;bS1 wS1-")
-        self.assertEqual(gs.moves, ["wS1", "bS1 wS1-"])
-        self.assertIsNone(gs.winner_side)
-        self.assertRaises(ValueError, referee.GameString, "Connect4;InProgress")
-        self.assertRaises(ValueError, referee.GameString, "Connect4;InProgress;Red")
-
-    def test_seat_spec(self):
-        spec = referee.SeatSpec(["name=A", "cmd=meeple --game Connect4", "option.Strategy=attack",
-                                 "tc=60+0.5", "depth=4"], each=["st=0.1"])
-        self.assertEqual(spec.options, {"Strategy": "attack"})
-        self.assertEqual(spec.tc, (60000, 500))
-        self.assertEqual(spec.st, 0.1)
-        self.assertEqual(spec.depth, 4)
-        self.assertEqual(referee.SeatSpec(["cmd=x/meeple", "option.Strategy=random"]).name,
-                         "meeple-random")
-        self.assertEqual(referee.SeatSpec(["remote=127.0.0.1:7000"]).address, ("127.0.0.1", 7000))
-
-    def test_mastermind_points(self):
-        # Codebreaker (seat 0) broke the code with its 3rd guess: 6 plies.
-        rec = {"reason": "rules", "winner": 0}
-        self.assertEqual(referee.mastermind_points(rec, 0, 6, None), [0, 3])
-        # Rows ran out after 10 guesses: the codemaker (seat 0) gets 10 + 1.
-        rec = {"reason": "rules", "winner": 0}
-        self.assertEqual(referee.mastermind_points(rec, 1, 20, None), [11, 0])
-        # The codemaker gave an impossible feedback: it scores nothing.
-        rec = {"reason": "illegal", "winner": 1}
-        self.assertEqual(referee.mastermind_points(rec, 1, 3, None), [0, 0])
-
-    def test_fit_ratings(self):
-        games = [("a", "b", 1.0)] * 8 + [("a", "b", 0.0)] * 2
-        r = referee.fit_ratings(games, ["a", "b"])
-        self.assertGreater(r["a"], r["b"])
-        self.assertTrue(all(math.isfinite(v) for v in r.values()))
 
 
 class Failures(Tmp):
@@ -211,7 +144,7 @@ class Matches(Tmp):
             # Each opening twice, colours swapped.
             self.assertEqual(a[2], b[2])
             self.assertEqual({a[1], b[1]}, {"A", "B"})
-            self.assertEqual(len(referee.GameString(a[2]).moves), 3)
+            self.assertEqual(len(gamestring.GameString(a[2]).moves), 3)
         for r in rows:
             self.assertEqual(r[3], "rules")
             n = conn.execute("SELECT COUNT(*) FROM moves m JOIN games g ON g.id = m.game_id"
@@ -255,9 +188,10 @@ class Matches(Tmp):
         rc, out = self.referee("--engine", "name=good", "cmd=" + fake("--seed", "11"),
                                "--engine", "name=flaky", "cmd=" + fake("--mode", "flaky", "--p", "0.6"),
                                "--games", "200", "--st", "2",
-                               "--sprt", "elo0=0", "elo1=200", "alpha=0.05", "beta=0.05")
+                               "--sprt", "elo0=0", "elo1=200", "alpha=0.05", "beta=0.05",
+                               "model=logistic")
         self.assertEqual(rc, 0, out)
-        self.assertIn("Match stopped: SPRT: H1 accepted", out)
+        self.assertIn("Match stopped: SPRT (logistic, trinomial): H1 accepted", out)
         self.assertLess(len(self.games()), 200)
 
     def test_resume_after_kill(self):
@@ -306,7 +240,7 @@ class Mastermind(Tmp):
         conn = sqlite3.connect(self.db)
         totals = {"A": 0, "B": 0}
         for r in rows:
-            final = referee.GameString(conn.execute(
+            final = gamestring.GameString(conn.execute(
                 "SELECT final FROM games WHERE game_index = ?", (r[0],)).fetchone()[0])
             guesses = (len(final.moves) + 1) // 2
             broken = final.state == "BreakerWins"
@@ -422,7 +356,7 @@ class RealEngine(Tmp):
                             " FROM games ORDER BY game_index").fetchall()
         self.assertEqual([r[0] for r in rows], ["knuth", "maker"])
         for first, reason, final, p1, p2 in rows:
-            gs = referee.GameString(final)
+            gs = gamestring.GameString(final)
             self.assertEqual(reason, "rules", out)
             guesses = sum(1 for m in gs.moves if not m.startswith("Secret=")) // 2
             self.assertEqual((p1, p2), (0, guesses + (gs.state != "BreakerWins")))
