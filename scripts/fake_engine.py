@@ -14,6 +14,8 @@ behaviour when asked to move is chosen by --mode:
   slow      sleeps --delay seconds before answering `go`/`bestmove`
   flaky     like good, but plays the illegal column 8 with probability --p
   strayok   like good, but prints one stray `ok` after its first search reply
+            (only once over all its processes when --flag FILE is given:
+            the first creates FILE)
   longline  prints a line of --size bytes (default 10 MB) instead of a move
   late      like good, but answers only after --delay seconds and `stop`
             is ignored (a UHP engine that cannot be stopped)
@@ -202,6 +204,7 @@ def main():
     ap.add_argument("--p", type=float, default=0.5)
     ap.add_argument("--uhp", action="store_true")
     ap.add_argument("--score", type=int, default=None)
+    ap.add_argument("--flag", default=None)
     ap.add_argument("--size", type=int, default=10 << 20)
     args = ap.parse_args()
     rng = random.Random(args.seed)
@@ -209,6 +212,12 @@ def main():
     codemaker = "random"
     dialect = ["meeple"]
     stray = [args.mode == "strayok"]
+    if stray[0] and args.flag:
+        import os
+        try:
+            os.close(os.open(args.flag, os.O_CREAT | os.O_EXCL))
+        except FileExistsError:
+            stray[0] = False
 
     def out(*lines):
         for line in lines:

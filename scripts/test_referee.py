@@ -8,11 +8,11 @@ arbiter). With MEEPLE_BIN set to a built meeple, the RealEngine tests also
 play the real engine (the cargo integration test sets it).
 """
 
-import io
-import math
+import json
 import os
 import re
 import shlex
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -324,6 +324,383 @@ class People(Tmp):
         self.assertIn("netplayer", (rows[0][1], rows[0][2]))
 
 
+
+class WrongResults(Tmp):
+    """The five wrong results of issue 11, each with a fake engine."""
+
+    def test_mastermind_rounds_get_fresh_secrets_from_the_seed(self):
+        args = ("--game", "Mastermind", "--engine", "name=A", "cmd=" + fake("--seed", "1"),
+                "--engine", "name=B", "cmd=" + fake("--seed", "2"), "--rounds", "8",
+                "--st", "2", "--seed", "5")
+        rc, out = self.referee(*args)
+        self.assertEqual(rc, 0, out)
+        conn = sqlite3.connect(self.db)
+        rows = conn.execute("SELECT secret, final, detail FROM games ORDER BY game_index"
+                            ).fetchall()
+        secrets = [r[0] for r in rows]
+        self.assertTrue(all(secrets), rows)
+        # One secret per pair of rounds (both codebreakers face it), not one
+        # for the whole match; recorded with the result.
+        self.assertEqual(secrets[0::2], secrets[1::2])
+        self.assertGreater(len(set(secrets)), 1, secrets)
+        for secret, final, detail in rows:
+            self.assertIn("Secret=" + secret, detail)
+            self.assertTrue(final.endswith("Secret=" + secret), final)
+        conn.close()
+        os.remove(self.db)
+        rc, out = self.referee(*args)
+        again = [r[0] for r in sqlite3.connect(self.db).execute(
+            "SELECT secret FROM games ORDER BY game_index")]
+        self.assertEqual(again, secrets)
+
+    def test_default_margin_absorbs_a_slow_reply(self):
+        # 0.2 s for a 0.05 s move: the delay a busy machine adds; the default
+        # margin takes it (a deliberate 1 s is still a time loss).
+        rc, out = self.referee("--engine", "name=slowish",
+                               "cmd=" + fake("--mode", "slow", "--delay", "0.2"),
+                               "--engine", "name=B", "cmd=" + fake("--mode", "first"),
+                               "--games", "2", "--st", "0.05")
+        self.assertEqual(rc, 0, out)
+        self.assertEqual([r[4] for r in self.games()], ["rules", "rules"], out)
+
+    def test_late_move_is_stored_and_shown(self):
+        rc, out = self.referee("--engine", "name=good", "cmd=" + fake(), "st=10",
+                               "--engine", "name=late",
+                               "cmd=" + fake("--mode", "slow", "--delay", "0.5"),
+                               "st=0.05", "--games", "2", "--timemargin", "0.1", "--recover")
+        self.assertEqual(rc, 0, out)
+        conn = sqlite3.connect(self.db)
+        late = conn.execute("SELECT player, ms FROM moves WHERE late = 1").fetchall()
+        self.assertEqual(len(late), 2, late)
+        self.assertTrue(all(p == "late" and ms >= 400 for p, ms in late), late)
+        rc, shown = self.referee("show", "2", "--db", self.db, "--arbiter", fake())
+        self.assertEqual(rc, 0, shown)
+        self.assertIn("Game 2 of tournament 1", shown)
+        self.assertIn("(late: lost on time)", shown)
+        # The log's numbers are the ones `show` takes.
+        self.assertIn("Finished game 2 (late vs good)", out)
+        self.assertIn("late", shown.split("Moves:")[0])
+
+    def test_late_uhp_engine_loses_on_time_not_by_crash(self):
+        rc, out = self.referee("--engine", "name=uhp", "proto=uhp",
+                               "cmd=" + fake("--uhp", "--mode", "late", "--delay", "3"),
+                               "--engine", "name=B", "cmd=" + fake("--mode", "first"),
+                               "--games", "2", "--st", "0.05", "--timemargin", "0.1",
+                               "--stall-timeout", "5")
+        self.assertEqual(rc, 0, out)
+        self.assertEqual([(r[3], r[4]) for r in self.games()], [("B", "time")] * 2, out)
+
+    def test_sprt_report_agrees_with_the_stop(self):
+        rc, out = self.referee("--engine", "name=good", "cmd=" + fake("--seed", "11"),
+                               "--engine", "name=flaky",
+                               "cmd=" + fake("--mode", "flaky", "--p", "0.6"),
+                               "--games", "400", "--st", "2", "--concurrency", "3",
+                               "--rating-interval", "0", "--sprt", "elo0=0", "elo1=100")
+        self.assertEqual(rc, 0, out)
+        stop = re.search(r"Match stopped: SPRT \((normalized, pentanomial over \d+ pairs)\): "
+                         r"H1 accepted \(llr (-?[\d.]+)\)", out)
+        self.assertIsNotNone(stop, out)
+        final = re.search(r"SPRT \(([^)]*)\): llr (-?[\d.]+), .* - (.*)$", out, re.M)
+        self.assertEqual((final.group(1), final.group(2), final.group(3)),
+                         (stop.group(1), stop.group(2), "H1 was accepted"), out)
+        n = len(self.games())
+        self.assertLess(n, 400)
+        self.assertIn("] %d\n" % n, out)
+
+    def test_stray_ok_restarts_the_seat(self):
+        flag = os.path.join(self.dir.name, "strayed")
+        rc, out = self.referee("--engine", "name=good", "cmd=" + fake("--seed", "3"),
+                               "--engine", "name=stray",
+                               "cmd=" + fake("--mode", "strayok", "--flag", flag),
+                               "--games", "4", "--st", "2", "--recover")
+        self.assertEqual(rc, 0, out)
+        reasons = [r[4] for r in self.games()]
+        # One stray `ok` in game 1: that game is a desync loss, and the
+        # restarted seat plays every later game in step.
+        self.assertEqual(reasons, ["desync", "rules", "rules", "rules"], out)
+        rc, out = self.referee("--engine", "name=good", "cmd=" + fake("--seed", "3"),
+                               "--engine", "name=stray", "cmd=" + fake("--mode", "strayok"),
+                               "--games", "4", "--st", "2")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("use --recover", out)
+
+    def test_overlong_line_is_refused(self):
+        rc, out = self.referee("--engine", "name=good", "cmd=" + fake(),
+                               "--engine", "name=long", "cmd=" + fake("--mode", "longline"),
+                               "--games", "2", "--st", "5", "--recover")
+        self.assertEqual(rc, 0, out)
+        rows = self.games()
+        self.assertEqual([r[4] for r in rows], ["desync"] * 2)
+        self.assertIn("longer than", rows[0][5])
+
+
+class Tournaments(Tmp):
+    def test_round_robin_of_three_with_ratings_and_pgn(self):
+        path = os.path.join(self.dir.name, "games.pgn")
+        rc, out = self.referee("--engine", "name=A", "cmd=" + fake("--seed", "1"),
+                               "--engine", "name=B", "cmd=" + fake("--seed", "2"),
+                               "--engine", "name=C", "cmd=" + fake("--mode", "first"),
+                               "--games", "4", "--st", "2", "--concurrency", "2",
+                               "--pgnout", path, "--rating-interval", "0")
+        self.assertEqual(rc, 0, out)
+        rows = self.games()
+        self.assertEqual(len(rows), 12)
+        pairs = {}
+        for r in rows:
+            key = tuple(sorted((r[1], r[2])))
+            pairs[key] = pairs.get(key, 0) + 1
+        self.assertEqual(pairs, {("A", "B"): 4, ("A", "C"): 4, ("B", "C"): 4})
+        self.assertIn("Ratings (maximum likelihood", out)
+        table = [l for l in out.splitlines() if re.match(r"^[123]\s+[ABC]\s", l)]
+        self.assertEqual(len(table), 3, out)
+        for line in table:
+            self.assertRegex(line, r"^\d\s+\w\s+-?\d+\.\d\s+\d+\.\d\s+8\s")
+        with open(path) as f:
+            games = pgn.read(f.read())
+        self.assertEqual(len(games), 12)
+        conn = sqlite3.connect(self.db)
+        finals = conn.execute("SELECT game_index, first_player, second_player, result, final"
+                              " FROM games ORDER BY game_index").fetchall()
+        by_round = {int(g["tags"]["Round"]): g for g in games}
+        for index, first, second, result, final in finals:
+            g = by_round[index + 1]
+            self.assertEqual((g["tags"]["White"], g["tags"]["Black"], g["tags"]["Result"]),
+                             (first, second, result))
+            self.assertEqual(g["moves"], gamestring.GameString(final).moves)
+            self.assertEqual(g["tags"]["GameType"], "Connect4")
+            self.assertEqual(g["tags"]["TimeControl"], "1/2")
+            self.assertEqual(g["tags"]["Termination"], "normal")
+
+    def test_gauntlet_each_and_per_engine_limits(self):
+        rc, out = self.referee("--tournament", "gauntlet",
+                               "--engine", "name=hero", "cmd=" + fake(), "depth=3",
+                               "--engine", "name=x", "cmd=" + fake("--seed", "4"),
+                               "restart=on", "nodes=100",
+                               "--engine", "name=y", "cmd=" + fake("--seed", "5"), "tc=30+1",
+                               "--each", "timemargin=1", "--games", "2", "--st", "3")
+        self.assertEqual(rc, 0, out)
+        rows = self.games()
+        self.assertEqual(len(rows), 4)
+        self.assertTrue(all("hero" in (r[1], r[2]) for r in rows), rows)
+        conn = sqlite3.connect(self.db)
+        opts = dict(conn.execute("SELECT first_player, first_options FROM games"))
+        self.assertEqual(json.loads(opts["hero"])["depth"], 3)
+        self.assertEqual(json.loads(opts["x"])["nodes"], 100)
+        self.assertEqual(json.loads(opts["y"])["tc"], [30000, 1000, 0])
+
+    def test_uci_and_ugi_engines(self):
+        for proto in ("uci", "ugi"):
+            rc, out = self.referee("--engine", "name=" + proto, "proto=" + proto,
+                                   "cmd=" + fake("--seed", "2"),
+                                   "--engine", "name=meeple", "cmd=" + fake("--mode", "first"),
+                                   "--games", "2", "--tc", "20+0.1")
+            self.assertEqual(rc, 0, out)
+        rows = self.games()
+        self.assertEqual(len(rows), 4)
+        self.assertEqual([r[4] for r in rows], ["rules"] * 4, rows)
+
+    def test_adjudication_from_scores(self):
+        rc, out = self.referee("--engine", "name=hopeless", "cmd=" + fake("--score", "-900"),
+                               "--engine", "name=B", "cmd=" + fake("--score", "900"),
+                               "--games", "2", "--st", "2",
+                               "--resign", "movecount=2", "score=500")
+        self.assertEqual(rc, 0, out)
+        rows = self.games()
+        self.assertEqual([(r[3], r[4]) for r in rows], [("B", "adjudication")] * 2, out)
+        self.assertIn("hopeless resigns", rows[0][5])
+        os.remove(self.db)
+        rc, out = self.referee("--engine", "name=A", "cmd=" + fake("--score", "0"),
+                               "--engine", "name=B", "cmd=" + fake("--score", "3"),
+                               "--games", "2", "--st", "2",
+                               "--draw", "movenumber=2", "movecount=2", "score=5")
+        self.assertEqual(rc, 0, out)
+        conn = sqlite3.connect(self.db)
+        for reason, winner, plies in conn.execute("SELECT reason, winner, plies FROM games"):
+            self.assertEqual((reason, winner, plies), ("adjudication", None, 4))
+
+    def test_openings_file_options_and_pgn_openings(self):
+        path = os.path.join(self.dir.name, "book.txt")
+        with open(path, "w") as f:
+            f.write("1;1\n2;2\n3;3\n4;4\n")
+        rc, out = self.referee("--engine", "name=A", "cmd=" + fake(),
+                               "--engine", "name=B", "cmd=" + fake("--mode", "first"),
+                               "--games", "4", "--st", "2",
+                               "--openings", "file=" + path, "format=moves", "start=3")
+        self.assertEqual(rc, 0, out)
+        conn = sqlite3.connect(self.db)
+        openings = [r[0] for r in conn.execute("SELECT opening FROM games ORDER BY game_index")]
+        self.assertEqual([gamestring.GameString(o).moves for o in openings],
+                         [["3", "3"]] * 2 + [["4", "4"]] * 2)
+        conn.close()
+        # order=random is reproducible from the seed; a PGN file (the
+        # referee's own output) serves as openings, cut to plies=N.
+        pgn_path = os.path.join(self.dir.name, "book.pgn")
+        with open(pgn_path, "w") as f:
+            f.write(pgn.game_text({"Event": "x", "Site": "?", "Date": "?", "Round": "1",
+                                   "White": "a", "Black": "b", "Result": "*",
+                                   "GameType": "Connect4"}, ["7", "6", "5", "4"]))
+        os.remove(self.db)
+        rc, out = self.referee("--engine", "name=A", "cmd=" + fake(),
+                               "--engine", "name=B", "cmd=" + fake("--mode", "first"),
+                               "--games", "2", "--st", "2",
+                               "--openings", "file=" + pgn_path, "plies=3")
+        self.assertEqual(rc, 0, out)
+        conn = sqlite3.connect(self.db)
+        openings = [r[0] for r in conn.execute("SELECT opening FROM games")]
+        self.assertEqual([gamestring.GameString(o).moves for o in openings], [["7", "6", "5"]] * 2)
+
+    def test_arbiter_option_reaches_the_arbiter(self):
+        rc, out = self.referee("--engine", "cmd=" + fake(), "--engine", "cmd=" + fake(),
+                               "--games", "2", "--st", "1", "--arbiter-option", "Bogus=1")
+        self.assertEqual(rc, 2, out)
+        self.assertIn("arbiter refused option Bogus=1", out)
+        self.assertFalse(os.path.exists(self.db))
+
+
+class ClearErrors(Tmp):
+    """Each bad input: one line, exit status 2, the database unchanged."""
+
+    def setUp(self):
+        super().setUp()
+        # A database with one finished match in it.
+        rc, out = self.referee("--engine", "name=A", "cmd=" + fake(),
+                               "--engine", "name=B", "cmd=" + fake("--mode", "first"),
+                               "--games", "2", "--st", "1")
+        self.assertEqual(rc, 0, out)
+        self.before = self.db_bytes()
+
+    def check(self, *args, needle="", db=None):
+        engines = ("--engine", "name=A", "cmd=" + fake(), "--engine", "name=B", "cmd=" + fake())
+        cmd = [sys.executable, REFEREE] + list(args)
+        if "--engine" not in args and "--resume" not in args:
+            cmd += engines
+        cmd += ["--db", db or self.db, "--arbiter", fake(), "--db-wait", "0.5"]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        text = p.stdout + p.stderr
+        self.assertEqual(p.returncode, 2, (args, text))
+        self.assertNotIn("Traceback", text)
+        self.assertEqual(len(p.stderr.strip().splitlines()), 1, (args, text))
+        self.assertIn(needle, p.stderr)
+        self.assertTrue(self.db_bytes() == self.before, "%s changed the database" % (args,))
+        return p.stderr
+
+    def test_bad_seat_tokens(self):
+        py = shlex.quote(sys.executable)
+        for tokens, needle in ((["st=abc"], "st"), (["depth=x"], "depth"),
+                               (["remote=localhost:notaport"], "port"),
+                               (["remote=localhost:99999"], "port"),
+                               (["cmd=\"%s -c pass" % py], "quotation"),
+                               (["cmd=/no/such/engine"], "not found")):
+            cmd = ["--engine", "name=A", "cmd=" + fake()]
+            second = ["--engine"] + (tokens if tokens[0].startswith(("cmd", "remote"))
+                                     else ["cmd=" + fake()] + tokens)
+            self.check(*(cmd + second), needle=needle)
+
+    def test_bad_values(self):
+        for args, needle in ((("--st", "nan"), "--st"), (("--st", "inf"), "--st"),
+                             (("--st", "-1"), "--st"), (("--games", "0"), "--games"),
+                             (("--games", "-3"), "--games"), (("--max-plies", "-1"), "--max-plies"),
+                             (("--random-plies", "-1"), "--random-plies"),
+                             (("--stall-timeout", "-1"), "--stall-timeout"),
+                             (("--sprt", "alpha=0"), "alpha"),
+                             (("--openings", "/no/such/file"), "no such file"),
+                             (("--resume", "abc"), "tournament number")):
+            self.check(*args, needle=needle)
+
+    def test_unwritable_database(self):
+        blocker = os.path.join(self.dir.name, "file")
+        with open(blocker, "w") as f:
+            f.write("x")
+        self.check(needle="database", db=os.path.join(blocker, "sub", "r.sqlite"))
+        self.assertFalse(os.path.exists(os.path.join(blocker, "sub")))
+
+    def test_corrupt_and_truncated_database(self):
+        with open(self.db, "wb") as f:
+            f.write(self.before[:len(self.before) // 2])
+        self.before = self.db_bytes()
+        self.check(needle="corrupt")
+        with open(self.db, "wb") as f:
+            f.write(b"this is not a database at all" * 100)
+        self.before = self.db_bytes()
+        self.check(needle="database")
+
+    def test_locked_database_at_start(self):
+        conn = sqlite3.connect(self.db, timeout=0)
+        conn.execute("BEGIN EXCLUSIVE")
+        try:
+            self.check(needle="locked")
+        finally:
+            conn.rollback()
+            conn.close()
+
+    def test_database_locked_mid_match(self):
+        cmd = [sys.executable, REFEREE, "--db", self.db, "--arbiter", fake(), "--db-wait", "0.5",
+               "--engine", "name=A", "cmd=" + fake("--mode", "slow", "--delay", "0.05"),
+               "--engine", "name=B", "cmd=" + fake("--mode", "first"), "--games", "6", "--st", "2"]
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        conn = None
+        try:
+            for line in p.stdout:
+                if line.startswith("Finished game 1 "):
+                    conn = sqlite3.connect(self.db, timeout=5)
+                    conn.execute("BEGIN EXCLUSIVE")
+                    break
+            rest = p.stdout.read()
+            rc = p.wait(timeout=60)
+        finally:
+            if conn:
+                conn.rollback()
+                conn.close()
+            p.stdout.close()
+        self.assertEqual(rc, 2, rest)
+        self.assertIn("locked for 0.5 s", rest)
+        self.assertIn("--resume", rest)
+        self.assertNotIn("Traceback", rest)
+
+    def test_two_resumes_of_one_match(self):
+        conn = sqlite3.connect(self.db)
+        conn.execute("UPDATE tournaments SET finished = 0")
+        conn.commit()
+        conn.close()
+        self.before = self.db_bytes()
+        lock = store.TournamentLock(self.db, 2)  # another tournament: no conflict
+        lock.release()
+        held = subprocess.Popen([sys.executable, "-c",
+                                 "import sys, time; sys.path.insert(0, %r);"
+                                 "from referee import store;"
+                                 "l = store.TournamentLock(%r, 2 - 1); print('held', flush=True);"
+                                 "time.sleep(30)" % (HERE, self.db)],
+                                stdout=subprocess.PIPE, text=True)
+        try:
+            self.assertEqual(held.stdout.readline().strip(), "held")
+            self.check("--resume", needle="already being played")
+        finally:
+            held.kill()
+            held.wait()
+            held.stdout.close()
+
+    def test_ctrl_c_while_waiting_for_a_remote_player(self):
+        cmd = [sys.executable, REFEREE, "--db", self.db, "--arbiter", fake(),
+               "--engine", "remote=127.0.0.1:0", "name=friend",
+               "--engine", "name=bot", "cmd=" + fake(), "--games", "1"]
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            for line in p.stdout:
+                if line.startswith("Waiting for friend"):
+                    break
+            time.sleep(0.3)
+            p.send_signal(signal.SIGINT)
+            rest = p.stdout.read()
+            rc = p.wait(timeout=30)
+        finally:
+            if p.poll() is None:
+                p.kill()
+            p.stdout.close()
+        self.assertEqual(rc, 130, rest)
+        self.assertNotIn("Traceback", rest)
+        self.assertIn("--resume", rest)
+
+
 @unittest.skipUnless(os.environ.get("MEEPLE_BIN"), "MEEPLE_BIN not set")
 class RealEngine(Tmp):
     """The real meeple as engines and arbiter (MEEPLE_BIN)."""
@@ -355,6 +732,12 @@ class RealEngine(Tmp):
         rows = conn.execute("SELECT first_player, reason, final, first_points, second_points"
                             " FROM games ORDER BY game_index").fetchall()
         self.assertEqual([r[0] for r in rows], ["knuth", "maker"])
+        # The adversarial codemaker keeps no secret; knuth, codemaker in
+        # round 2, gets the referee's secret (the arbiter holds it too).
+        secrets = [r[0] for r in conn.execute("SELECT secret FROM games ORDER BY game_index")]
+        self.assertIsNone(secrets[0])
+        self.assertRegex(secrets[1] or "", r"^[1-6]{4}$")
+        self.assertTrue(rows[1][2].endswith("Secret=" + secrets[1]), rows[1][2])
         for first, reason, final, p1, p2 in rows:
             gs = gamestring.GameString(final)
             self.assertEqual(reason, "rules", out)
@@ -370,6 +753,13 @@ class RealEngine(Tmp):
                                arbiter=bin_)
         self.assertEqual(rc, 0, out)
         self.assertEqual([(r[3], r[4]) for r in self.games()], [("real", "illegal")] * 2)
+
+
+def load_tests(loader, tests, pattern):
+    """Also the unit tests beside each module (referee/test_*.py)."""
+    tests.addTests(loader.discover(os.path.join(HERE, "referee"), pattern="test_*.py",
+                                   top_level_dir=HERE))
+    return tests
 
 
 if __name__ == "__main__":

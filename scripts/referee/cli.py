@@ -22,7 +22,7 @@ from .match import Match, Settings, pairings_for
 from .openings import draw_secrets, make_openings, parse_openings_arg
 from .rating import SPRT_MODELS, fit_ratings
 from .seats import SeatSpec
-from .store import DEFAULT_DB_WAIT, TournamentLock, open_db, with_retry
+from .store import DEFAULT_DB_WAIT, TournamentLock, open_db, precheck, with_retry
 
 DEFAULT_GAMES = 100
 DEFAULT_HUMAN_GAMES = 2
@@ -272,7 +272,7 @@ def cmd_match(argv, out=sys.stdout):
     else:
         config = new_config(args)
         settings = settings_from(args, config)
-        open_db(args.db, args.db_wait).close()  # refuse a bad database before any work
+        precheck(args.db)  # refuse a bad database before any work, writing nothing
         arbiter = Arbiter(settings.arbiter, options=settings.arbiter_options)
         try:
             arbiter.prepare(args.game)
@@ -431,7 +431,7 @@ def main(argv=None):
         if argv and argv[0] == "show":
             return cmd_show(argv[1:])
         if argv and argv[0] == "match":
-            argv = argv[1:]
+            return cmd_match(argv[1:])
         if not argv or (argv[0] in ("-h", "--help") and len(argv) == 1):
             print(USAGE)
             return 2 if not argv else 0

@@ -59,6 +59,9 @@ def play_game(arbiter, seats, limits, first_seat, opening, settings, aborted=lam
             sides[after.turn_side] = 1 - first_seat
             names[1 - first_seat] = after.turn_side
     secret = opening.get("secret")
+    maker = 1 - first_seat
+    if secret and (seats[maker].is_person or seats[maker].codemaker_choice() != "random"):
+        secret = None  # a person, or an adversarial engine, keeps no secret
     gs = arbiter.newgame(with_secret(opening["gamestring"], secret))
 
     def seat_of(side):
@@ -73,7 +76,6 @@ def play_game(arbiter, seats, limits, first_seat, opening, settings, aborted=lam
     clocks = [Clock(limits[0]), Clock(limits[1])]
     adjudicator = Adjudicator(settings.draw, settings.resign)
     failure, loser, verdict = None, None, None
-    maker = 1 - first_seat
     for i, seat in enumerate(seats):
         try:
             seat.prepare(gs.game_type, i == first_seat)

@@ -177,8 +177,9 @@ class Match:
                     with_retry(mark, self.settings.db_wait, "closing the tournament")
                 except RefereeError as e:
                     self.error = str(e)
+        hint = "; continue with --resume" if self.stop_reason == "interrupted" else ""
         self.say("Finished match" if finished else
-                 "Match stopped: %s" % (self.stop_reason or self.error))
+                 "Match stopped: %s%s" % (self.stop_reason or self.error, hint))
         self.report()
         # 0: complete (or decided by SPRT); 2: referee error; 130: Ctrl-C;
         # 1: stopped by an engine failure without --recover.
@@ -260,6 +261,11 @@ class Match:
             points = record.get("points")
             if points:
                 line += "  points %d-%d" % (points[first], points[1 - first])
+            elif len(self.specs) == 2:
+                a = self.specs[0].name
+                rows = self.rows()
+                score = sum(1.0 if r[3] == a else 0.5 if r[3] is None else 0.0 for r in rows)
+                line += "  %s %.1f/%d" % (a, score, len(rows))
             self.say(line)
             if self.settings.pgnout:
                 self._write_pgn(index, seats, record, result)

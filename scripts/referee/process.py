@@ -60,7 +60,7 @@ class Process:
             self.proc = subprocess.Popen(
                 args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=stderr if stderr is not None else subprocess.DEVNULL,
-                cwd=cwd, bufsize=0,
+                cwd=cwd, bufsize=-1,
                 # Own session: a Ctrl-C at the terminal reaches the referee
                 # only.
                 start_new_session=True)

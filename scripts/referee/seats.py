@@ -384,6 +384,9 @@ class PersonSeat:
     def prepare(self, game_type, moves_first):
         pass
 
+    def codemaker_choice(self):
+        return "person"
+
     def new_game(self, gamestring, side, sides):
         self.side = side
         self.write("\nNew game %s: you play %s.\n" % (gamestring.split(";")[0], side))
@@ -426,7 +429,7 @@ class PersonSeat:
             pass
 
     def close(self):
-        if self.spec.kind == "remote":
+        if self.spec.kind == "remote" and self.wfile is not None:
             try:
                 self.write("Match over. Goodbye.\n")
             except SeatFailure:

@@ -90,6 +90,21 @@ def check_db(path):
         raise UsageError("database %s is corrupt: %s" % (path, row[0] if row else "?"))
 
 
+def precheck(path):
+    """Refuses, without writing anything, a database that cannot be used."""
+    check_db(path)
+    if os.path.exists(path):
+        if not os.access(path, os.W_OK):
+            raise UsageError("cannot write the database %s: not writable" % path)
+        return
+    parent = os.path.dirname(os.path.abspath(path))
+    while not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
+        raise UsageError("cannot write the database %s: %s is not a writable directory"
+                         % (path, parent))
+
+
 def open_db(path, wait=DEFAULT_DB_WAIT, create=True):
     """A connection with the schema in place. UsageError (one line) for a
     database that cannot be used: not writable, corrupt, locked too long."""
