@@ -299,7 +299,10 @@ class EngineSeat:
 
     def close(self):
         if self.proc:
-            self.proc.close()
+            if self.broken or self.dirty:
+                self.proc.kill()  # it may be busy or out of step: no `quit`
+            else:
+                self.proc.close()
 
 
 class PersonSeat:
