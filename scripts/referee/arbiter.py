@@ -13,6 +13,7 @@ from .errors import RefereeError, SeatFailure
 from .gamestring import GameString, is_mastermind
 from .process import Process, first_error
 
+ARBITER_MAX_LINE = 1 << 24
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -32,7 +33,9 @@ class Arbiter:
         self.cmd = cmd
         self.timeout = timeout
         try:
-            self.proc = Process(cmd, label="arbiter")
+            # The arbiter is the referee's own meeple: its lines may be
+            # long (`validmoves` of Mastermind+5x8 lists 32768 codes).
+            self.proc = Process(cmd, label="arbiter", max_line=ARBITER_MAX_LINE)
             self.proc.reply(timeout, "the greeting")
         except (SeatFailure, ValueError) as e:
             raise RefereeError("arbiter %r does not start: %s"

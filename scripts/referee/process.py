@@ -53,8 +53,9 @@ def split_command(cmd):
 class Process:
     """A child whose stdout is read line by line on a thread."""
 
-    def __init__(self, cmd, cwd=None, label="engine", stderr=None):
+    def __init__(self, cmd, cwd=None, label="engine", stderr=None, max_line=MAX_LINE):
         self.label = label
+        self.max_line = max_line
         args = split_command(cmd) if isinstance(cmd, str) else list(cmd)
         try:
             self.proc = subprocess.Popen(
@@ -69,7 +70,8 @@ class Process:
         self.lines = queue.Queue()
         self.reader = threading.Thread(
             target=read_bounded_lines,
-            args=(self.proc.stdout, lambda line: self.lines.put((line, time.monotonic()))),
+            args=(self.proc.stdout, lambda line: self.lines.put((line, time.monotonic())),
+                  max_line),
             daemon=True)
         self.reader.start()
 
@@ -92,7 +94,8 @@ class Process:
         else:
             item = self.lines.get(timeout=remaining)
         if item[0] == OVERLONG:
-            raise SeatFailure("desync", "%s: a line longer than %d bytes" % (self.label, MAX_LINE))
+            raise SeatFailure("desync", "%s: a line longer than %d bytes"
+                              % (self.label, self.max_line))
         return item
 
     def pending(self):
@@ -105,7 +108,7 @@ class Process:
                 return out
             if item[0] == OVERLONG:
                 raise SeatFailure("desync", "%s: a line longer than %d bytes"
-                                  % (self.label, MAX_LINE))
+                                  % (self.label, self.max_line))
             out.append(item[0])
 
     def read_until(self, done, timeout, what):
