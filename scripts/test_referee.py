@@ -273,6 +273,14 @@ class People(Tmp):
         moves = conn.execute("SELECT player, move FROM moves ORDER BY ply").fetchall()
         self.assertEqual(moves, [("me", "1"), ("bot", "1")])
 
+    def test_long_input_line_is_refused(self):
+        rc, out = self.referee("--engine", "human", "name=me",
+                               "--engine", "name=bot", "cmd=" + fake("--mode", "first"),
+                               "--games", "1", stdin="9" * 100000 + "\nresign\n")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("that line is too long", out)
+        self.assertEqual([(r[3], r[4]) for r in self.games()], [("bot", "resign")])
+
     def test_hotseat(self):
         rc, out = self.referee("--engine", "human", "name=p1", "--engine", "human", "name=p2",
                                "--games", "1", stdin="1\n2\n1\n2\n1\n2\n1\n")
