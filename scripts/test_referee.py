@@ -604,6 +604,13 @@ class ClearErrors(Tmp):
                                      else ["cmd=" + fake()] + tokens)
             self.check(*(cmd + second), needle=needle)
 
+    def test_engine_that_refuses_an_option_or_cannot_start(self):
+        self.check("--engine", "name=A", "cmd=" + fake(), "option.Bogus=1",
+                   "--engine", "name=B", "cmd=" + fake(), needle="refused")
+        self.check("--engine", "name=A", "cmd=" + fake("--mode", "crash"),
+                   "--engine", "name=B", "cmd=%s -c pass" % shlex.quote(sys.executable),
+                   needle="does not start")
+
     def test_bad_values(self):
         for args, needle in ((("--st", "nan"), "--st"), (("--st", "inf"), "--st"),
                              (("--st", "-1"), "--st"), (("--games", "0"), "--games"),

@@ -21,7 +21,7 @@ from .gamestring import is_mastermind
 from .match import Match, Settings, pairings_for
 from .openings import draw_secrets, make_openings, parse_openings_arg
 from .rating import SPRT_MODELS, fit_ratings
-from .seats import SeatSpec
+from .seats import EngineSeat, SeatSpec
 from .store import DEFAULT_DB_WAIT, TournamentLock, open_db, precheck, with_retry
 
 DEFAULT_GAMES = 100
@@ -284,6 +284,17 @@ def cmd_match(argv, out=sys.stdout):
             config["secrets"] = draw_secrets(arbiter, config["game_type"], pairs, config["seed"])
         finally:
             arbiter.close()
+        # Every engine must start and take its options before anything is
+        # recorded.
+        settings = settings_from(args, config)
+        for data in config["seats"]:
+            if data["kind"] == "engine":
+                seat = EngineSeat(SeatSpec.from_json(data), settings)
+                try:
+                    seat.ensure_ready(False)
+                finally:
+                    if seat.proc is not None:
+                        seat.proc.kill()
         conn = open_db(args.db, args.db_wait)
 
         def insert():

@@ -170,8 +170,12 @@ class EngineSeat:
             self.proc.kill()
         self.broken = self.dirty = False
         self.codemaker = None
-        self.proc = Process(self.spec.cmd, cwd=self.spec.dir, label=self.name,
-                            stderr=None if self.settings.engine_stderr else subprocess.DEVNULL)
+        try:
+            self.proc = Process(self.spec.cmd, cwd=self.spec.dir, label=self.name,
+                                stderr=None if self.settings.engine_stderr else subprocess.DEVNULL)
+        except SeatFailure as e:
+            self.broken = True
+            raise RefereeError("engine %s does not start: %s" % (self.name, e.detail))
         self.client = CLIENTS[self.spec.proto](self.proc, self.name, self.settings.stall_timeout)
         try:
             self.client.handshake(self.settings.game_type)
