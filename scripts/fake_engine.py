@@ -212,12 +212,20 @@ def main():
     codemaker = "random"
     dialect = ["meeple"]
     stray = [args.mode == "strayok"]
-    if stray[0] and args.flag:
-        import os
-        try:
-            os.close(os.open(args.flag, os.O_CREAT | os.O_EXCL))
-        except FileExistsError:
-            stray[0] = False
+
+    def may_stray():
+        """Once per process; with --flag, once over all processes (the
+        first to stray creates the file)."""
+        if not stray[0]:
+            return False
+        stray[0] = False
+        if args.flag:
+            import os
+            try:
+                os.close(os.open(args.flag, os.O_CREAT | os.O_EXCL))
+            except FileExistsError:
+                return False
+        return True
 
     def out(*lines):
         for line in lines:
@@ -280,8 +288,7 @@ def main():
         else:
             out("info depth 1 nodes 1 nps 1 time 0" + score, "bestmove " + move.replace(
                 " ", "_" if dialect[0] != "meeple" else " "))
-        if stray[0]:
-            stray[0] = False
+        if may_stray():
             sys.stdout.write("ok\n")
             sys.stdout.flush()
 
