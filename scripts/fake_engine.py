@@ -13,6 +13,16 @@ behaviour when asked to move is chosen by --mode:
   illegal   answers `go` with column 8, which does not exist on 7x6
   slow      sleeps --delay seconds before answering `go`/`bestmove`
   flaky     like good, but plays the illegal column 8 with probability --p
+  strayok   like good, but prints one stray `ok` after its first search reply
+            (only once over all its processes when --flag FILE is given:
+            the first creates FILE)
+  longline  prints a line of --size bytes (default 10 MB) instead of a move
+  late      like good, but answers only after --delay seconds and `stop`
+            is ignored (a UHP engine that cannot be stopped)
+
+--score N adds `score cp N` to its `info` lines (for adjudication tests).
+`uci` and `ugi` switch it to UCI or UGI mode (no `ok` lines), where moves
+come as `position fen <GameString> moves m1 m2` and searches as `go ...`.
 
 --uhp makes it reject the meeple-only commands (`go`, `setoption`, `stop`),
 like a Universal Hive Protocol engine.
@@ -193,16 +203,67 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--p", type=float, default=0.5)
     ap.add_argument("--uhp", action="store_true")
+    ap.add_argument("--score", type=int, default=None)
+    ap.add_argument("--flag", default=None)
+    ap.add_argument("--size", type=int, default=10 << 20)
     args = ap.parse_args()
     rng = random.Random(args.seed)
     board = None
     codemaker = "random"
+    dialect = ["meeple"]
+    stray = [args.mode == "strayok"]
+
+    def may_stray():
+        """Once per process; with --flag, once over all processes (the
+        first to stray creates the file)."""
+        if not stray[0]:
+            return False
+        stray[0] = False
+        if args.flag:
+            import os
+            try:
+                os.close(os.open(args.flag, os.O_CREAT | os.O_EXCL))
+            except FileExistsError:
+                return False
+        return True
 
     def out(*lines):
         for line in lines:
             sys.stdout.write(line + "\n")
-        sys.stdout.write("ok\n")
+        if dialect[0] == "meeple":
+            sys.stdout.write("ok\n")
         sys.stdout.flush()
+
+    def load(rest):
+        """A board from `GameString` or `GameType moves m1;m2` (None + error)."""
+        if " moves " not in rest and rest.startswith("fen "):
+            rest = rest[4:]
+        if rest.startswith("fen "):
+            rest = rest[4:]
+        head = rest.split(" moves ")[0].strip()
+        fields = head.split(";") if head else ["Connect4"]
+        secret = [f[len("Secret="):] for f in fields if f.startswith("Secret=")]
+        fields = [f for f in fields if "=" not in f]
+        if fields[0].lower() == "connect4":
+            new = Board()
+        elif fields[0].lower() == "mastermind":
+            new = MiniMastermind(rng, codemaker == "random" or bool(secret))
+            if secret:
+                new.secret = secret[0]
+        else:
+            return None, "err unknown game type " + fields[0]
+        moves = fields[3:]
+        if " moves " in rest:
+            tail = rest.split(" moves ", 1)[1].strip()
+            if dialect[0] != "meeple":
+                moves += [m.replace("_", " ") for m in tail.split()]
+            else:
+                moves += tail.split(";") if ";" in tail else list(tail.replace(" ", ""))
+        for i, m in enumerate(moves):
+            e = new.play(m)
+            if e:
+                return None, "invalidmove move %d: %s" % (i + 1, e)
+        return new, None
 
     def search_reply(uhp_form):
         if board is None:
@@ -214,14 +275,22 @@ def main():
         if args.mode == "stall":
             while True:
                 time.sleep(3600)
-        if args.mode == "slow":
+        if args.mode in ("slow", "late"):
             time.sleep(args.delay)
+        if args.mode == "longline":
+            sys.stdout.write("x" * args.size + "\n")
+            sys.stdout.flush()
         illegal = args.mode == "illegal" or (args.mode == "flaky" and rng.random() < args.p)
         move = "8" if illegal else board.choose(rng, args.mode)
+        score = "" if args.score is None else " score cp %d" % args.score
         if uhp_form:
             out(move)
         else:
-            out("info depth 1 nodes 1 nps 1 time 0", "bestmove " + move)
+            out("info depth 1 nodes 1 nps 1 time 0" + score, "bestmove " + move.replace(
+                " ", "_" if dialect[0] != "meeple" else " "))
+        if may_stray():
+            sys.stdout.write("ok\n")
+            sys.stdout.flush()
 
     out("id fake-engine v0.0.1", "games Connect4", "Connect4")
     for raw in sys.stdin:
@@ -234,32 +303,36 @@ def main():
             out("err unknown command " + cmd)
         elif cmd in ("quit", "exit"):
             return
+        elif cmd in ("uci", "ugi"):
+            dialect[0] = cmd
+            print("id name fake-engine")
+            print("option name UCI_Variant type combo default Connect4 var Connect4 var Mastermind")
+            print("option name Move Overhead type spin default 30 min 0 max 5000")
+            print(cmd + "ok", flush=True)
+        elif dialect[0] != "meeple" and cmd in ("ucinewgame", "uginewgame"):
+            board = None
+        elif dialect[0] != "meeple" and cmd == "position":
+            new, e = load(rest)
+            if e:
+                print("info string " + e, flush=True)
+            else:
+                board = new
+        elif dialect[0] != "meeple" and cmd == "setoption":
+            m = re.match(r"(?i)setoption name\s+(mastermind\.)?codemaker\s+value\s+(\S+)$", line)
+            if m:
+                codemaker = m.group(2).lower()
+        elif dialect[0] != "meeple" and cmd == "stop":
+            pass
+        elif dialect[0] == "ugi" and cmd == "query":
+            print("response " + ("true" if board and not board.legal() else "false"), flush=True)
         elif cmd == "info":
             out("id fake-engine v0.0.1", "games Connect4", "Connect4")
         elif cmd in ("newgame", "position"):
             if cmd == "position":
                 rest = rest.replace("startpos", "Connect4")
-            fields = [f for f in (rest.split(" moves ")[0].split(";") if rest else ["Connect4"])
-                      if not f.startswith("Secret=")]
-            if fields[0].lower() == "connect4":
-                new = Board()
-            elif fields[0].lower() == "mastermind":
-                new = MiniMastermind(rng, codemaker == "random")
-            else:
-                out("err unknown game type " + fields[0])
-                continue
-            moves = fields[3:]
-            if " moves " in rest:
-                tail = rest.split(" moves ", 1)[1].strip()
-                moves = tail.split(";") if ";" in tail else list(tail.replace(" ", ""))
-            bad = None
-            for i, m in enumerate(moves):
-                e = new.play(m)
-                if e:
-                    bad = "invalidmove move %d: %s" % (i + 1, e)
-                    break
-            if bad:
-                out(bad)
+            new, e = load(rest)
+            if e:
+                out(e)
             else:
                 board = new
                 out(board.gamestring())
@@ -285,7 +358,8 @@ def main():
         elif cmd == "bestmove":
             search_reply(True)
         elif cmd == "stop":
-            out()
+            if args.mode != "late":
+                out()
         elif cmd == "isready":
             out("readyok")
         elif cmd == "setoption" or (cmd == "options" and rest):
@@ -293,7 +367,10 @@ def main():
                          line)
             if m:
                 codemaker = m.group(4).lower()
-            out()
+            if "bogus" in line.lower():
+                out("err unknown option")
+            else:
+                out()
         elif cmd == "options":
             out("Strategy;enum;good;good;good")
         else:

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Tests of referee.py (unittest, standard library only).
+"""End-to-end tests of the referee (unittest, standard library only), and
+the runner of the unit tests beside each module (referee/test_*.py).
 
 Run: python3 scripts/test_referee.py   (or via `cargo test --test referee`).
 Most tests pair tiny fake engines (fake_engine.py, which also serves as the
@@ -7,11 +8,11 @@ arbiter). With MEEPLE_BIN set to a built meeple, the RealEngine tests also
 play the real engine (the cargo integration test sets it).
 """
 
-import io
-import math
+import json
 import os
 import re
 import shlex
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -23,7 +24,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import referee  # noqa: E402
+from referee import gamestring, pgn, store  # noqa: E402
 
 REFEREE = os.path.join(HERE, "referee.py")
 FAKE = "%s %s" % (shlex.quote(sys.executable), shlex.quote(os.path.join(HERE, "fake_engine.py")))
@@ -48,6 +49,12 @@ class Tmp(unittest.TestCase):
         p = subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=timeout)
         return p.returncode, p.stdout + p.stderr
 
+    def db_bytes(self):
+        if not os.path.exists(self.db):
+            return None
+        with open(self.db, "rb") as f:
+            return f.read()
+
     def games(self):
         conn = sqlite3.connect(self.db)
         rows = conn.execute(
@@ -55,80 +62,6 @@ class Tmp(unittest.TestCase):
             " first_points, second_points FROM games ORDER BY game_index").fetchall()
         conn.close()
         return rows
-
-
-class Statistics(unittest.TestCase):
-    def test_reference_check_values(self):
-        st = referee.score_stats(1038, 1925, 1037)
-        self.assertEqual("%.1f" % st["elo"], "0.1")
-        self.assertEqual("%.1f" % st["error"], "7.8")
-        self.assertEqual("%.1f" % (100 * st["los"]), "50.9")
-
-    def test_elo_of_scores(self):
-        self.assertAlmostEqual(referee.elo_from_score(0.5), 0.0)
-        self.assertAlmostEqual(referee.elo_from_score(10 / 11), 400.0, places=6)
-        self.assertEqual(referee.elo_from_score(1.0), math.inf)
-        st = referee.score_stats(10, 0, 0)
-        self.assertEqual(st["elo"], math.inf)
-        self.assertEqual(referee.los(0, 0), 0.5)
-
-    def test_sprt(self):
-        lo, hi = referee.sprt_bounds(0.05, 0.05)
-        self.assertAlmostEqual(lo, -2.944, places=3)
-        self.assertAlmostEqual(hi, 2.944, places=3)
-        # A clear edge accumulates evidence for H1, an even match for H0.
-        self.assertGreater(referee.sprt_llr(600, 200, 200, 0, 10), hi)
-        self.assertLess(referee.sprt_llr(1000, 2000, 1000, 0, 10), lo)
-        self.assertEqual(referee.sprt_llr(5, 0, 0, 0, 10), 0.0)
-        lines = referee.rating_lines("A", "B", 1038, 1925, 1037,
-                                     {"elo0": 0, "elo1": 10, "alpha": 0.05, "beta": 0.05})
-        self.assertIn("Elo difference: 0.1 +/- 7.8, LOS: 50.9 %", lines[1])
-        self.assertIn("SPRT: llr", lines[2])
-
-    def test_pentanomial(self):
-        rows = [(0, "A"), (1, "A"), (2, None), (3, "B"), (4, None), (5, None), (6, "B")]
-        # Pairs: (0,1) 2 points, (2,3) 0.5, (4,5) 1; game 6 has no partner yet.
-        self.assertEqual(referee.pentanomial(rows, "A"), [0, 1, 1, 0, 1])
-
-    def test_gamestring(self):
-        gs = referee.GameString("Connect4;RedWins;Yellow[4];1;2;1;2;1;2;1")
-        self.assertTrue(gs.finished)
-        self.assertEqual(gs.winner_side, "Red")
-        self.assertEqual(gs.turn_side, "Yellow")
-        self.assertEqual(len(gs.moves), 7)
-        gs = referee.GameString("Base;InProgress;White[2];wS1;bS1 wS1-")
-        self.assertEqual(gs.moves, ["wS1", "bS1 wS1-"])
-        self.assertIsNone(gs.winner_side)
-        self.assertRaises(ValueError, referee.GameString, "Connect4;InProgress")
-        self.assertRaises(ValueError, referee.GameString, "Connect4;InProgress;Red")
-
-    def test_seat_spec(self):
-        spec = referee.SeatSpec(["name=A", "cmd=meeple --game Connect4", "option.Strategy=attack",
-                                 "tc=60+0.5", "depth=4"], each=["st=0.1"])
-        self.assertEqual(spec.options, {"Strategy": "attack"})
-        self.assertEqual(spec.tc, (60000, 500))
-        self.assertEqual(spec.st, 0.1)
-        self.assertEqual(spec.depth, 4)
-        self.assertEqual(referee.SeatSpec(["cmd=x/meeple", "option.Strategy=random"]).name,
-                         "meeple-random")
-        self.assertEqual(referee.SeatSpec(["remote=127.0.0.1:7000"]).address, ("127.0.0.1", 7000))
-
-    def test_mastermind_points(self):
-        # Codebreaker (seat 0) broke the code with its 3rd guess: 6 plies.
-        rec = {"reason": "rules", "winner": 0}
-        self.assertEqual(referee.mastermind_points(rec, 0, 6, None), [0, 3])
-        # Rows ran out after 10 guesses: the codemaker (seat 0) gets 10 + 1.
-        rec = {"reason": "rules", "winner": 0}
-        self.assertEqual(referee.mastermind_points(rec, 1, 20, None), [11, 0])
-        # The codemaker gave an impossible feedback: it scores nothing.
-        rec = {"reason": "illegal", "winner": 1}
-        self.assertEqual(referee.mastermind_points(rec, 1, 3, None), [0, 0])
-
-    def test_fit_ratings(self):
-        games = [("a", "b", 1.0)] * 8 + [("a", "b", 0.0)] * 2
-        r = referee.fit_ratings(games, ["a", "b"])
-        self.assertGreater(r["a"], r["b"])
-        self.assertTrue(all(math.isfinite(v) for v in r.values()))
 
 
 class Failures(Tmp):
@@ -211,7 +144,7 @@ class Matches(Tmp):
             # Each opening twice, colours swapped.
             self.assertEqual(a[2], b[2])
             self.assertEqual({a[1], b[1]}, {"A", "B"})
-            self.assertEqual(len(referee.GameString(a[2]).moves), 3)
+            self.assertEqual(len(gamestring.GameString(a[2]).moves), 3)
         for r in rows:
             self.assertEqual(r[3], "rules")
             n = conn.execute("SELECT COUNT(*) FROM moves m JOIN games g ON g.id = m.game_id"
@@ -255,9 +188,10 @@ class Matches(Tmp):
         rc, out = self.referee("--engine", "name=good", "cmd=" + fake("--seed", "11"),
                                "--engine", "name=flaky", "cmd=" + fake("--mode", "flaky", "--p", "0.6"),
                                "--games", "200", "--st", "2",
-                               "--sprt", "elo0=0", "elo1=200", "alpha=0.05", "beta=0.05")
+                               "--sprt", "elo0=0", "elo1=200", "alpha=0.05", "beta=0.05",
+                               "model=logistic")
         self.assertEqual(rc, 0, out)
-        self.assertIn("Match stopped: SPRT: H1 accepted", out)
+        self.assertIn("Match stopped: SPRT (logistic, trinomial): H1 accepted", out)
         self.assertLess(len(self.games()), 200)
 
     def test_resume_after_kill(self):
@@ -306,7 +240,7 @@ class Mastermind(Tmp):
         conn = sqlite3.connect(self.db)
         totals = {"A": 0, "B": 0}
         for r in rows:
-            final = referee.GameString(conn.execute(
+            final = gamestring.GameString(conn.execute(
                 "SELECT final FROM games WHERE game_index = ?", (r[0],)).fetchone()[0])
             guesses = (len(final.moves) + 1) // 2
             broken = final.state == "BreakerWins"
@@ -338,6 +272,14 @@ class People(Tmp):
         conn = sqlite3.connect(self.db)
         moves = conn.execute("SELECT player, move FROM moves ORDER BY ply").fetchall()
         self.assertEqual(moves, [("me", "1"), ("bot", "1")])
+
+    def test_long_input_line_is_refused(self):
+        rc, out = self.referee("--engine", "human", "name=me",
+                               "--engine", "name=bot", "cmd=" + fake("--mode", "first"),
+                               "--games", "1", stdin="9" * 100000 + "\nresign\n")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("that line is too long", out)
+        self.assertEqual([(r[3], r[4]) for r in self.games()], [("bot", "resign")])
 
     def test_hotseat(self):
         rc, out = self.referee("--engine", "human", "name=p1", "--engine", "human", "name=p2",
@@ -390,6 +332,390 @@ class People(Tmp):
         self.assertIn("netplayer", (rows[0][1], rows[0][2]))
 
 
+
+class WrongResults(Tmp):
+    """The five wrong results of issue 11, each with a fake engine."""
+
+    def test_mastermind_rounds_get_fresh_secrets_from_the_seed(self):
+        args = ("--game", "Mastermind", "--engine", "name=A", "cmd=" + fake("--seed", "1"),
+                "--engine", "name=B", "cmd=" + fake("--seed", "2"), "--rounds", "8",
+                "--st", "2", "--seed", "5")
+        rc, out = self.referee(*args)
+        self.assertEqual(rc, 0, out)
+        conn = sqlite3.connect(self.db)
+        rows = conn.execute("SELECT secret, final, detail FROM games ORDER BY game_index"
+                            ).fetchall()
+        secrets = [r[0] for r in rows]
+        self.assertTrue(all(secrets), rows)
+        # One secret per pair of rounds (both codebreakers face it), not one
+        # for the whole match; recorded with the result.
+        self.assertEqual(secrets[0::2], secrets[1::2])
+        self.assertGreater(len(set(secrets)), 1, secrets)
+        for secret, final, detail in rows:
+            self.assertIn("Secret=" + secret, detail)
+            self.assertTrue(final.endswith("Secret=" + secret), final)
+        conn.close()
+        os.remove(self.db)
+        rc, out = self.referee(*args)
+        again = [r[0] for r in sqlite3.connect(self.db).execute(
+            "SELECT secret FROM games ORDER BY game_index")]
+        self.assertEqual(again, secrets)
+
+    def test_default_margin_absorbs_a_slow_reply(self):
+        # 0.2 s for a 0.05 s move: the delay a busy machine adds; the default
+        # margin takes it (a deliberate 1 s is still a time loss).
+        rc, out = self.referee("--engine", "name=slowish",
+                               "cmd=" + fake("--mode", "slow", "--delay", "0.2"),
+                               "--engine", "name=B", "cmd=" + fake("--mode", "first"),
+                               "--games", "2", "--st", "0.05")
+        self.assertEqual(rc, 0, out)
+        self.assertEqual([r[4] for r in self.games()], ["rules", "rules"], out)
+
+    def test_late_move_is_stored_and_shown(self):
+        rc, out = self.referee("--engine", "name=good", "cmd=" + fake(), "st=10",
+                               "--engine", "name=late",
+                               "cmd=" + fake("--mode", "slow", "--delay", "0.5"),
+                               "st=0.05", "--games", "2", "--timemargin", "0.1", "--recover")
+        self.assertEqual(rc, 0, out)
+        conn = sqlite3.connect(self.db)
+        late = conn.execute("SELECT player, ms FROM moves WHERE late = 1").fetchall()
+        self.assertEqual(len(late), 2, late)
+        self.assertTrue(all(p == "late" and ms >= 400 for p, ms in late), late)
+        rc, shown = self.referee("show", "2", "--db", self.db, "--arbiter", fake())
+        self.assertEqual(rc, 0, shown)
+        self.assertIn("Game 2 of tournament 1", shown)
+        self.assertIn("(late: lost on time)", shown)
+        # The log's numbers are the ones `show` takes.
+        self.assertIn("Finished game 2 (late vs good)", out)
+        self.assertIn("late", shown.split("Moves:")[0])
+
+    def test_late_uhp_engine_loses_on_time_not_by_crash(self):
+        rc, out = self.referee("--engine", "name=uhp", "proto=uhp",
+                               "cmd=" + fake("--uhp", "--mode", "late", "--delay", "3"),
+                               "--engine", "name=B", "cmd=" + fake("--mode", "first"),
+                               "--games", "2", "--st", "0.05", "--timemargin", "0.1",
+                               "--stall-timeout", "5")
+        self.assertEqual(rc, 0, out)
+        self.assertEqual([(r[3], r[4]) for r in self.games()], [("B", "time")] * 2, out)
+
+    def test_sprt_report_agrees_with_the_stop(self):
+        rc, out = self.referee("--engine", "name=good", "cmd=" + fake("--seed", "11"),
+                               "--engine", "name=flaky",
+                               "cmd=" + fake("--mode", "flaky", "--p", "0.6"),
+                               "--games", "400", "--st", "2", "--concurrency", "3",
+                               "--rating-interval", "0", "--sprt", "elo0=0", "elo1=100")
+        self.assertEqual(rc, 0, out)
+        stop = re.search(r"Match stopped: SPRT \((normalized, pentanomial over \d+ pairs)\): "
+                         r"H1 accepted \(llr (-?[\d.]+)\)", out)
+        self.assertIsNotNone(stop, out)
+        final = re.search(r"SPRT \(([^)]*)\): llr (-?[\d.]+), .* - (.*)$", out, re.M)
+        self.assertEqual((final.group(1), final.group(2), final.group(3)),
+                         (stop.group(1), stop.group(2), "H1 was accepted"), out)
+        n = len(self.games())
+        self.assertLess(n, 400)
+        self.assertIn("] %d\n" % n, out)
+
+    def test_stray_ok_restarts_the_seat(self):
+        flag = os.path.join(self.dir.name, "strayed")
+        rc, out = self.referee("--engine", "name=good", "cmd=" + fake("--seed", "3"),
+                               "--engine", "name=stray",
+                               "cmd=" + fake("--mode", "strayok", "--flag", flag),
+                               "--games", "4", "--st", "2", "--recover")
+        self.assertEqual(rc, 0, out)
+        reasons = [r[4] for r in self.games()]
+        # One stray `ok` in game 1: that game is a desync loss, and the
+        # restarted seat plays every later game in step.
+        self.assertEqual(reasons, ["desync", "rules", "rules", "rules"], out)
+        rc, out = self.referee("--engine", "name=good", "cmd=" + fake("--seed", "3"),
+                               "--engine", "name=stray", "cmd=" + fake("--mode", "strayok"),
+                               "--games", "4", "--st", "2")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("use --recover", out)
+
+    def test_overlong_line_is_refused(self):
+        rc, out = self.referee("--engine", "name=good", "cmd=" + fake(),
+                               "--engine", "name=long", "cmd=" + fake("--mode", "longline"),
+                               "--games", "2", "--st", "5", "--recover")
+        self.assertEqual(rc, 0, out)
+        rows = self.games()
+        self.assertEqual([r[4] for r in rows], ["desync"] * 2)
+        self.assertIn("longer than", rows[0][5])
+
+
+class Tournaments(Tmp):
+    def test_round_robin_of_three_with_ratings_and_pgn(self):
+        path = os.path.join(self.dir.name, "games.pgn")
+        rc, out = self.referee("--engine", "name=A", "cmd=" + fake("--seed", "1"),
+                               "--engine", "name=B", "cmd=" + fake("--seed", "2"),
+                               "--engine", "name=C", "cmd=" + fake("--mode", "first"),
+                               "--games", "4", "--st", "2", "--concurrency", "2",
+                               "--pgnout", path, "--rating-interval", "0")
+        self.assertEqual(rc, 0, out)
+        rows = self.games()
+        self.assertEqual(len(rows), 12)
+        pairs = {}
+        for r in rows:
+            key = tuple(sorted((r[1], r[2])))
+            pairs[key] = pairs.get(key, 0) + 1
+        self.assertEqual(pairs, {("A", "B"): 4, ("A", "C"): 4, ("B", "C"): 4})
+        self.assertIn("Ratings (maximum likelihood", out)
+        table = [l for l in out.splitlines() if re.match(r"^[123]\s+[ABC]\s", l)]
+        self.assertEqual(len(table), 3, out)
+        for line in table:
+            self.assertRegex(line, r"^\d\s+\w\s+-?\d+\.\d\s+\d+\.\d\s+8\s")
+        with open(path) as f:
+            games = pgn.read(f.read())
+        self.assertEqual(len(games), 12)
+        conn = sqlite3.connect(self.db)
+        finals = conn.execute("SELECT game_index, first_player, second_player, result, final"
+                              " FROM games ORDER BY game_index").fetchall()
+        by_round = {int(g["tags"]["Round"]): g for g in games}
+        for index, first, second, result, final in finals:
+            g = by_round[index + 1]
+            self.assertEqual((g["tags"]["White"], g["tags"]["Black"], g["tags"]["Result"]),
+                             (first, second, result))
+            self.assertEqual(g["moves"], gamestring.GameString(final).moves)
+            self.assertEqual(g["tags"]["GameType"], "Connect4")
+            self.assertEqual(g["tags"]["TimeControl"], "1/2")
+            self.assertEqual(g["tags"]["Termination"], "normal")
+
+    def test_gauntlet_each_and_per_engine_limits(self):
+        rc, out = self.referee("--tournament", "gauntlet",
+                               "--engine", "name=hero", "cmd=" + fake(), "depth=3",
+                               "--engine", "name=x", "cmd=" + fake("--seed", "4"),
+                               "restart=on", "nodes=100",
+                               "--engine", "name=y", "cmd=" + fake("--seed", "5"), "tc=30+1",
+                               "--each", "timemargin=1", "--games", "2", "--st", "3")
+        self.assertEqual(rc, 0, out)
+        rows = self.games()
+        self.assertEqual(len(rows), 4)
+        self.assertTrue(all("hero" in (r[1], r[2]) for r in rows), rows)
+        conn = sqlite3.connect(self.db)
+        opts = dict(conn.execute("SELECT first_player, first_options FROM games"))
+        self.assertEqual(json.loads(opts["hero"])["depth"], 3)
+        self.assertEqual(json.loads(opts["x"])["nodes"], 100)
+        self.assertEqual(json.loads(opts["y"])["tc"], [30000, 1000, 0])
+
+    def test_uci_and_ugi_engines(self):
+        for proto in ("uci", "ugi"):
+            rc, out = self.referee("--engine", "name=" + proto, "proto=" + proto,
+                                   "cmd=" + fake("--seed", "2"),
+                                   "--engine", "name=meeple", "cmd=" + fake("--mode", "first"),
+                                   "--games", "2", "--tc", "20+0.1")
+            self.assertEqual(rc, 0, out)
+        rows = self.games()
+        self.assertEqual(len(rows), 4)
+        self.assertEqual([r[4] for r in rows], ["rules"] * 4, rows)
+
+    def test_adjudication_from_scores(self):
+        rc, out = self.referee("--engine", "name=hopeless", "cmd=" + fake("--score", "-900"),
+                               "--engine", "name=B", "cmd=" + fake("--score", "900"),
+                               "--games", "2", "--st", "2",
+                               "--resign", "movecount=2", "score=500")
+        self.assertEqual(rc, 0, out)
+        rows = self.games()
+        self.assertEqual([(r[3], r[4]) for r in rows], [("B", "adjudication")] * 2, out)
+        self.assertIn("hopeless resigns", rows[0][5])
+        os.remove(self.db)
+        rc, out = self.referee("--engine", "name=A", "cmd=" + fake("--score", "0"),
+                               "--engine", "name=B", "cmd=" + fake("--score", "3"),
+                               "--games", "2", "--st", "2",
+                               "--draw", "movenumber=2", "movecount=2", "score=5")
+        self.assertEqual(rc, 0, out)
+        conn = sqlite3.connect(self.db)
+        for reason, winner, plies in conn.execute("SELECT reason, winner, plies FROM games"):
+            self.assertEqual((reason, winner, plies), ("adjudication", None, 4))
+
+    def test_openings_file_options_and_pgn_openings(self):
+        path = os.path.join(self.dir.name, "book.txt")
+        with open(path, "w") as f:
+            f.write("1;1\n2;2\n3;3\n4;4\n")
+        rc, out = self.referee("--engine", "name=A", "cmd=" + fake(),
+                               "--engine", "name=B", "cmd=" + fake("--mode", "first"),
+                               "--games", "4", "--st", "2",
+                               "--openings", "file=" + path, "format=moves", "start=3")
+        self.assertEqual(rc, 0, out)
+        conn = sqlite3.connect(self.db)
+        openings = [r[0] for r in conn.execute("SELECT opening FROM games ORDER BY game_index")]
+        self.assertEqual([gamestring.GameString(o).moves for o in openings],
+                         [["3", "3"]] * 2 + [["4", "4"]] * 2)
+        conn.close()
+        # order=random is reproducible from the seed; a PGN file (the
+        # referee's own output) serves as openings, cut to plies=N.
+        pgn_path = os.path.join(self.dir.name, "book.pgn")
+        with open(pgn_path, "w") as f:
+            f.write(pgn.game_text({"Event": "x", "Site": "?", "Date": "?", "Round": "1",
+                                   "White": "a", "Black": "b", "Result": "*",
+                                   "GameType": "Connect4"}, ["7", "6", "5", "4"]))
+        os.remove(self.db)
+        rc, out = self.referee("--engine", "name=A", "cmd=" + fake(),
+                               "--engine", "name=B", "cmd=" + fake("--mode", "first"),
+                               "--games", "2", "--st", "2",
+                               "--openings", "file=" + pgn_path, "plies=3")
+        self.assertEqual(rc, 0, out)
+        conn = sqlite3.connect(self.db)
+        openings = [r[0] for r in conn.execute("SELECT opening FROM games")]
+        self.assertEqual([gamestring.GameString(o).moves for o in openings], [["7", "6", "5"]] * 2)
+
+    def test_arbiter_option_reaches_the_arbiter(self):
+        rc, out = self.referee("--engine", "cmd=" + fake(), "--engine", "cmd=" + fake(),
+                               "--games", "2", "--st", "1", "--arbiter-option", "Bogus=1")
+        self.assertEqual(rc, 2, out)
+        self.assertIn("arbiter refused option Bogus=1", out)
+        self.assertFalse(os.path.exists(self.db))
+
+
+class ClearErrors(Tmp):
+    """Each bad input: one line, exit status 2, the database unchanged."""
+
+    def setUp(self):
+        super().setUp()
+        # A database with one finished match in it.
+        rc, out = self.referee("--engine", "name=A", "cmd=" + fake(),
+                               "--engine", "name=B", "cmd=" + fake("--mode", "first"),
+                               "--games", "2", "--st", "1")
+        self.assertEqual(rc, 0, out)
+        self.before = self.db_bytes()
+
+    def check(self, *args, needle="", db=None):
+        engines = ("--engine", "name=A", "cmd=" + fake(), "--engine", "name=B", "cmd=" + fake())
+        cmd = [sys.executable, REFEREE] + list(args)
+        if "--engine" not in args and "--resume" not in args:
+            cmd += engines
+        cmd += ["--db", db or self.db, "--arbiter", fake(), "--db-wait", "0.5"]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        text = p.stdout + p.stderr
+        self.assertEqual(p.returncode, 2, (args, text))
+        self.assertNotIn("Traceback", text)
+        self.assertEqual(len(p.stderr.strip().splitlines()), 1, (args, text))
+        self.assertIn(needle, p.stderr)
+        self.assertTrue(self.db_bytes() == self.before, "%s changed the database" % (args,))
+        return p.stderr
+
+    def test_bad_seat_tokens(self):
+        py = shlex.quote(sys.executable)
+        for tokens, needle in ((["st=abc"], "st"), (["depth=x"], "depth"),
+                               (["remote=localhost:notaport"], "port"),
+                               (["remote=localhost:99999"], "port"),
+                               (["cmd=\"%s -c pass" % py], "quotation"),
+                               (["cmd=/no/such/engine"], "not found")):
+            cmd = ["--engine", "name=A", "cmd=" + fake()]
+            second = ["--engine"] + (tokens if tokens[0].startswith(("cmd", "remote"))
+                                     else ["cmd=" + fake()] + tokens)
+            self.check(*(cmd + second), needle=needle)
+
+    def test_engine_that_refuses_an_option_or_cannot_start(self):
+        self.check("--engine", "name=A", "cmd=" + fake(), "option.Bogus=1",
+                   "--engine", "name=B", "cmd=" + fake(), needle="refused")
+        self.check("--engine", "name=A", "cmd=" + fake("--mode", "crash"),
+                   "--engine", "name=B", "cmd=%s -c pass" % shlex.quote(sys.executable),
+                   needle="does not start")
+
+    def test_bad_values(self):
+        for args, needle in ((("--st", "nan"), "--st"), (("--st", "inf"), "--st"),
+                             (("--st", "-1"), "--st"), (("--games", "0"), "--games"),
+                             (("--games", "-3"), "--games"), (("--max-plies", "-1"), "--max-plies"),
+                             (("--random-plies", "-1"), "--random-plies"),
+                             (("--stall-timeout", "-1"), "--stall-timeout"),
+                             (("--sprt", "alpha=0"), "alpha"),
+                             (("--openings", "/no/such/file"), "no such file"),
+                             (("--resume", "abc"), "tournament number")):
+            self.check(*args, needle=needle)
+
+    def test_unwritable_database(self):
+        blocker = os.path.join(self.dir.name, "file")
+        with open(blocker, "w") as f:
+            f.write("x")
+        self.check(needle="database", db=os.path.join(blocker, "sub", "r.sqlite"))
+        self.assertFalse(os.path.exists(os.path.join(blocker, "sub")))
+
+    def test_corrupt_and_truncated_database(self):
+        with open(self.db, "wb") as f:
+            f.write(self.before[:len(self.before) // 2])
+        self.before = self.db_bytes()
+        self.check(needle="corrupt")
+        with open(self.db, "wb") as f:
+            f.write(b"this is not a database at all" * 100)
+        self.before = self.db_bytes()
+        self.check(needle="database")
+
+    def test_locked_database_at_start(self):
+        conn = sqlite3.connect(self.db, timeout=0)
+        conn.execute("BEGIN EXCLUSIVE")
+        try:
+            self.check(needle="locked")
+        finally:
+            conn.rollback()
+            conn.close()
+
+    def test_database_locked_mid_match(self):
+        cmd = [sys.executable, REFEREE, "--db", self.db, "--arbiter", fake(), "--db-wait", "0.5",
+               "--engine", "name=A", "cmd=" + fake("--mode", "slow", "--delay", "0.05"),
+               "--engine", "name=B", "cmd=" + fake("--mode", "first"), "--games", "6", "--st", "2"]
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        conn = None
+        try:
+            for line in p.stdout:
+                if line.startswith("Finished game 1 "):
+                    conn = sqlite3.connect(self.db, timeout=5)
+                    conn.execute("BEGIN EXCLUSIVE")
+                    break
+            rest = p.stdout.read()
+            rc = p.wait(timeout=60)
+        finally:
+            if conn:
+                conn.rollback()
+                conn.close()
+            p.stdout.close()
+        self.assertEqual(rc, 2, rest)
+        self.assertIn("locked for 0.5 s", rest)
+        self.assertIn("--resume", rest)
+        self.assertNotIn("Traceback", rest)
+
+    def test_two_resumes_of_one_match(self):
+        conn = sqlite3.connect(self.db)
+        conn.execute("UPDATE tournaments SET finished = 0")
+        conn.commit()
+        conn.close()
+        self.before = self.db_bytes()
+        lock = store.TournamentLock(self.db, 2)  # another tournament: no conflict
+        lock.release()
+        held = subprocess.Popen([sys.executable, "-c",
+                                 "import sys, time; sys.path.insert(0, %r);"
+                                 "from referee import store;"
+                                 "l = store.TournamentLock(%r, 2 - 1); print('held', flush=True);"
+                                 "time.sleep(30)" % (HERE, self.db)],
+                                stdout=subprocess.PIPE, text=True)
+        try:
+            self.assertEqual(held.stdout.readline().strip(), "held")
+            self.check("--resume", needle="already being played")
+        finally:
+            held.kill()
+            held.wait()
+            held.stdout.close()
+
+    def test_ctrl_c_while_waiting_for_a_remote_player(self):
+        cmd = [sys.executable, REFEREE, "--db", self.db, "--arbiter", fake(),
+               "--engine", "remote=127.0.0.1:0", "name=friend",
+               "--engine", "name=bot", "cmd=" + fake(), "--games", "1"]
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            for line in p.stdout:
+                if line.startswith("Waiting for friend"):
+                    break
+            time.sleep(0.3)
+            p.send_signal(signal.SIGINT)
+            rest = p.stdout.read()
+            rc = p.wait(timeout=30)
+        finally:
+            if p.poll() is None:
+                p.kill()
+            p.stdout.close()
+        self.assertEqual(rc, 130, rest)
+        self.assertNotIn("Traceback", rest)
+        self.assertIn("--resume", rest)
+
+
 @unittest.skipUnless(os.environ.get("MEEPLE_BIN"), "MEEPLE_BIN not set")
 class RealEngine(Tmp):
     """The real meeple as engines and arbiter (MEEPLE_BIN)."""
@@ -421,8 +747,14 @@ class RealEngine(Tmp):
         rows = conn.execute("SELECT first_player, reason, final, first_points, second_points"
                             " FROM games ORDER BY game_index").fetchall()
         self.assertEqual([r[0] for r in rows], ["knuth", "maker"])
+        # The adversarial codemaker keeps no secret; knuth, codemaker in
+        # round 2, gets the referee's secret (the arbiter holds it too).
+        secrets = [r[0] for r in conn.execute("SELECT secret FROM games ORDER BY game_index")]
+        self.assertIsNone(secrets[0])
+        self.assertRegex(secrets[1] or "", r"^[1-6]{4}$")
+        self.assertTrue(rows[1][2].endswith("Secret=" + secrets[1]), rows[1][2])
         for first, reason, final, p1, p2 in rows:
-            gs = referee.GameString(final)
+            gs = gamestring.GameString(final)
             self.assertEqual(reason, "rules", out)
             guesses = sum(1 for m in gs.moves if not m.startswith("Secret=")) // 2
             self.assertEqual((p1, p2), (0, guesses + (gs.state != "BreakerWins")))
@@ -436,6 +768,13 @@ class RealEngine(Tmp):
                                arbiter=bin_)
         self.assertEqual(rc, 0, out)
         self.assertEqual([(r[3], r[4]) for r in self.games()], [("real", "illegal")] * 2)
+
+
+def load_tests(loader, tests, pattern):
+    """Also the unit tests beside each module (referee/test_*.py)."""
+    tests.addTests(loader.discover(os.path.join(HERE, "referee"), pattern="test_*.py",
+                                   top_level_dir=HERE))
+    return tests
 
 
 if __name__ == "__main__":

@@ -1,0 +1,23 @@
+"""The referee: pairs engines (or people) at any meeple game and keeps the results.
+
+`scripts/referee.py` is the entry point; the code lives in this package, one
+module per concern:
+
+  cli          the command line: arguments, their checks, the subcommands
+  seats        who sits at the board: engine seats, people (terminal, remote)
+  protocols    how to talk to an engine: meeple, UHP, UCI, UGI clients
+  process      a child process speaking lines (bounded in length)
+  arbiter      the referee's own meeple process that keeps each game
+  gamestring   `GameType;GameState;Turn;moves...`
+  clocks       time controls, the clock of each seat, the time margin
+  adjudication draw/resign rules from the engines' reported scores
+  game         one game: the move loop
+  match        the tournament: schedule, workers, reports, SPRT stop
+  openings     openings from random plies or from files
+  rating       Elo, error bars, LOS, SPRT, maximum-likelihood ratings
+  store        the SQLite database
+  pgn          PGN export (and reading it back)
+  errors       the exceptions shared by all of these
+
+Python 3 standard library only.
+"""

@@ -1,0 +1,314 @@
+"""The tournament: which games are played, by whom, in what order; the
+workers that play them; the running reports; the SPRT stop.
+
+Pairings: two engines play one pairing; `--tournament round-robin` pairs
+every engine with every other, `gauntlet` the first with each other. Each
+pairing plays `--games` games: game k of a pairing uses opening k // 2 (the
+same openings for every pairing), colours swapped between k and k + 1.
+The games of all pairings are interleaved (game number g is game g // P of
+pairing g % P, P pairings) so that the ratings grow evenly.
+"""
+
+import queue
+import socket
+import sys
+import threading
+import traceback
+
+from .arbiter import Arbiter
+from .errors import RefereeError
+from .game import GameAborted, play_game
+from .gamestring import is_mastermind
+from .clocks import Limits
+from .rating import pentanomial, rating_lines, sprt_state, table_lines
+from .seats import EngineSeat, PersonSeat, SeatSpec
+from .store import result_text, store_game, with_retry
+from . import pgn
+
+
+class Settings:
+    """The match-wide settings (from the command line or a resumed config)."""
+
+    def __init__(self, **kw):
+        self.arbiter = None
+        self.arbiter_options = {}
+        self.game_options = {}
+        self.timemargin = 0.5
+        self.stall_timeout = 10.0
+        self.concurrency = 1
+        self.recover = False
+        self.rating_interval = 10
+        self.sprt = None
+        self.engine_stderr = False
+        self.st = None
+        self.tc = None
+        self.max_plies = 0
+        self.draw = None
+        self.resign = None
+        self.game_type = None
+        self.pgnout = None
+        self.db_wait = 30.0
+        self.__dict__.update(kw)
+
+
+def pairings_for(kind, n):
+    if kind == "gauntlet":
+        return [[0, j] for j in range(1, n)]
+    return [[i, j] for i in range(n) for j in range(i + 1, n)]
+
+
+class Match:
+    def __init__(self, conn, tournament_id, config, settings, out=sys.stdout):
+        self.conn = conn
+        self.tid = tournament_id
+        self.config = config
+        self.settings = settings
+        self.out = out
+        self.specs = [SeatSpec.from_json(s) for s in config["seats"]]
+        self.pairings = config.get("pairings") or [[0, 1]]
+        self.game_type = config["game_type"]
+        self.openings = config["openings"]
+        self.secrets = config.get("secrets") or [None] * len(self.openings)
+        self.per_pairing = config["games"]
+        self.total = self.per_pairing * len(self.pairings)
+        self.lock = threading.RLock()
+        self.stop = threading.Event()
+        self.stop_reason = None
+        self.error = None
+        self.done = 0
+
+    def say(self, *lines):
+        for line in lines:
+            print(line, file=self.out, flush=True)
+
+    def schedule(self, index):
+        """(pairing number, game number within the pairing) of game `index`."""
+        return index % len(self.pairings), index // len(self.pairings)
+
+    def rows(self):
+        with self.lock:
+            return self.conn.execute(
+                "SELECT game_index, first_player, second_player, winner, first_points,"
+                " second_points FROM games WHERE tournament_id = ? ORDER BY game_index",
+                (self.tid,)).fetchall()
+
+    def report_lines(self):
+        rows = self.rows()
+        names = [s.name for s in self.specs]
+        if is_mastermind(self.game_type):
+            pts = {n: 0 for n in names}
+            for _, p1, p2, _, a, b in rows:
+                pts[p1] += a or 0
+                pts[p2] += b or 0
+            order = sorted(names, key=lambda n: (-pts[n], n))
+            text = ", ".join("%s %d" % (n, pts[n]) for n in names)
+            return ["Mastermind after %d rounds: points %s (%s leads)"
+                    % (len(rows), text, order[0] if len(set(pts.values())) > 1 else "nobody"),
+                    "Points: " + text]
+        results = [(p1, p2, 0.5 if w is None else 1.0 if w == p1 else 0.0)
+                   for _, p1, p2, w, _, _ in rows]
+        if len(self.specs) == 2:
+            a, b = names
+            wdl = [0, 0, 0]
+            for _, _, _, w, _, _ in rows:
+                wdl[0 if w == a else 1 if w is None else 2] += 1
+            ptnml = pentanomial([(self.schedule(r[0])[1] // 2, r[3]) for r in rows], a)
+            return rating_lines(a, b, *wdl, ptnml=ptnml, sprt=self.settings.sprt)
+        if not results:
+            return ["no games yet"]
+        return table_lines(results)
+
+    def report(self):
+        self.say(*self.report_lines())
+
+    def pending(self):
+        with self.lock:
+            done = {r[0] for r in self.conn.execute(
+                "SELECT game_index FROM games WHERE tournament_id = ?", (self.tid,))}
+        return [i for i in range(self.total) if i not in done]
+
+    def run(self):
+        todo = self.pending()
+        self.done = self.total - len(todo)
+        work = queue.Queue()
+        for i in todo:
+            work.put(i)
+        people = any(s.kind != "engine" for s in self.specs)
+        shared_people = {}
+        try:
+            for k, spec in enumerate(self.specs):
+                if spec.kind == "remote":
+                    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                    sock.bind(spec.address)
+                    sock.listen(1)
+                    shared_people[k] = PersonSeat(spec, self.settings, sock, self.stop)
+                elif spec.kind == "human":
+                    shared_people[k] = PersonSeat(spec, self.settings)
+        except OSError as e:
+            raise RefereeError("cannot listen on %s:%d: %s" % (spec.address + (e.strerror,)))
+        workers = 1 if people else max(1, min(self.settings.concurrency, len(todo) or 1))
+        threads = [threading.Thread(target=self._worker, args=(work, shared_people), daemon=True)
+                   for _ in range(workers)]
+        for t in threads:
+            t.start()
+        try:
+            for t in threads:
+                while t.is_alive():
+                    t.join(0.2)
+        except KeyboardInterrupt:
+            self.stop_reason = "interrupted"
+            self.stop.set()
+            for t in threads:
+                t.join(5)
+        for seat in shared_people.values():
+            seat.close()
+            if seat.listener:
+                seat.listener.close()
+        finished = not self.pending()
+        sprt_stop = bool(self.stop_reason and self.stop_reason.startswith("SPRT"))
+        if finished or sprt_stop:
+            with self.lock:
+                def mark():
+                    with self.conn:
+                        self.conn.execute("UPDATE tournaments SET finished = 1 WHERE id = ?",
+                                          (self.tid,))
+                try:
+                    with_retry(mark, self.settings.db_wait, "closing the tournament")
+                except RefereeError as e:
+                    self.error = str(e)
+        hint = "; continue with --resume" if self.stop_reason == "interrupted" else ""
+        self.say("Finished match" if finished else
+                 "Match stopped: %s%s" % (self.stop_reason or self.error, hint))
+        self.report()
+        # 0: complete (or decided by SPRT); 2: referee error; 130: Ctrl-C;
+        # 1: stopped by an engine failure without --recover.
+        if self.error is not None:
+            return 2
+        if finished or sprt_stop:
+            return 0
+        return 130 if self.stop_reason == "interrupted" else 1
+
+    def _worker(self, work, shared_people):
+        engines = {}
+        arbiter = None
+
+        def seat(k):
+            if k in shared_people:
+                return shared_people[k]
+            if k not in engines:
+                engines[k] = EngineSeat(self.specs[k], self.settings)
+            return engines[k]
+        try:
+            arbiter = Arbiter(self.settings.arbiter, options=self.settings.arbiter_options)
+            arbiter.prepare(self.game_type)
+            if any(s.kind == "human" for s in self.specs) and sys.stdout.isatty():
+                arbiter.set_color()
+            while not self.stop.is_set():
+                try:
+                    index = work.get_nowait()
+                except queue.Empty:
+                    break
+                p, k = self.schedule(index)
+                i, j = self.pairings[p]
+                seats = [seat(i), seat(j)]
+                for s in seats:
+                    s.ensure_ready(self.settings.recover)
+                limits = [s.limits if not s.is_person else Limits() for s in seats]
+                opening = {"gamestring": self.openings[k // 2], "secret": self.secrets[k // 2]}
+                try:
+                    record = play_game(arbiter, seats, limits, k % 2, opening, self.settings,
+                                       aborted=self.stop.is_set)
+                except GameAborted:
+                    break
+                record["pairing"] = p
+                self._finish(index, seats, record)
+                if not self.settings.recover:
+                    for s in seats:
+                        if getattr(s, "broken", False):
+                            with self.lock:
+                                if not self.stop.is_set():
+                                    self.stop_reason = ("engine %s %s; use --recover to "
+                                                        "restart it" % (s.name, record["reason"]))
+                                    self.stop.set()
+        except Exception as e:  # noqa: BLE001 - any failure stops the match cleanly
+            if not isinstance(e, RefereeError):
+                traceback.print_exc()
+            with self.lock:
+                if self.error is None:
+                    self.error = str(e)
+                    self.stop_reason = "referee error: %s" % e
+                    self.say("referee error: %s" % e)
+            self.stop.set()
+        finally:
+            for s in engines.values():
+                s.close()
+            if arbiter:
+                arbiter.close()
+
+    def _finish(self, index, seats, record):
+        with self.lock:
+            if self.stop.is_set() and (self.stop_reason or "").startswith("SPRT"):
+                return  # decided already: the report must match the decision
+            store_game(self.conn, self.tid, index, self.game_type, seats, record,
+                       self.settings.db_wait)
+            self.done += 1
+            first = record["first_seat"]
+            result = result_text(record)
+            why = record["reason"] + (": " + record["detail"] if record.get("detail") else "")
+            line = ("Finished game %d (%s vs %s): %s {%s}"
+                    % (index + 1, seats[first].name, seats[1 - first].name, result, why))
+            points = record.get("points")
+            if points:
+                line += "  points %d-%d" % (points[first], points[1 - first])
+            elif len(self.specs) == 2:
+                a = self.specs[0].name
+                rows = self.rows()
+                score = sum(1.0 if r[3] == a else 0.5 if r[3] is None else 0.0 for r in rows)
+                line += "  %s %.1f/%d" % (a, score, len(rows))
+            self.say(line)
+            if self.settings.pgnout:
+                self._write_pgn(index, seats, record, result)
+            text = "Game over: %s (%s)" % (result, why)
+            for s in seats:
+                s.game_over(text)
+            if (self.settings.rating_interval and self.done % self.settings.rating_interval == 0
+                    and self.done < self.total):
+                self.report()
+            sprt = self.settings.sprt
+            if sprt and not self.stop.is_set() and not is_mastermind(self.game_type):
+                rows = self.rows()
+                a = self.specs[0].name
+                wdl = [0, 0, 0]
+                for r in rows:
+                    wdl[0 if r[3] == a else 1 if r[3] is None else 2] += 1
+                ptnml = pentanomial([(self.schedule(r[0])[1] // 2, r[3]) for r in rows], a)
+                llr, lo, hi, model = sprt_state(sprt, wdl, ptnml)
+                if llr >= hi or llr <= lo:
+                    self.stop_reason = ("SPRT (%s): %s accepted (llr %.3f)"
+                                        % (model, "H1" if llr >= hi else "H0", llr))
+                    self.stop.set()
+
+    def _write_pgn(self, index, seats, record, result):
+        first = record["first_seat"]
+        from .gamestring import GameString
+        final = GameString(record["final"])
+        lim = [seats[first].limits if not seats[first].is_person else Limits(),
+               seats[1 - first].limits if not seats[1 - first].is_person else Limits()]
+        tc = [x.pgn_text() for x in lim]
+        tags = {"Event": "meeple referee tournament %d" % self.tid, "Site": "?",
+                "Date": record["started"][:10].replace("-", "."),
+                "Round": str(index + 1), "White": seats[first].name,
+                "Black": seats[1 - first].name, "Result": result,
+                "GameType": final.game_type,
+                "TimeControl": tc[0] if tc[0] == tc[1] else "?",
+                "Termination": pgn.TERMINATION.get(record["reason"], "unterminated")}
+        if tc[0] != tc[1]:
+            tags["WhiteTimeControl"], tags["BlackTimeControl"] = tc
+        if record.get("secret"):
+            tags["Secret"] = record["secret"]
+        try:
+            with open(self.settings.pgnout, "a", encoding="utf-8") as f:
+                f.write(pgn.game_text(tags, final.moves))
+        except OSError as e:
+            raise RefereeError("cannot write %s: %s" % (self.settings.pgnout, e.strerror))

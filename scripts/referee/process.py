@@ -1,0 +1,183 @@
+"""A child process speaking a line protocol, its lines bounded in length.
+
+A reader thread puts each line with its arrival time on a queue. A line
+longer than MAX_LINE bytes is not kept: the queue gets OVERLONG instead and
+the rest of that line is skipped, so an engine printing a 200 MB line costs
+the referee MAX_LINE bytes, not 200 MB.
+"""
+
+import queue
+import shlex
+import subprocess
+import threading
+import time
+
+from .errors import SeatFailure
+
+MAX_LINE = 1 << 16
+OVERLONG = "\x00overlong line"
+
+
+def read_bounded_lines(stream, put, limit=MAX_LINE):
+    """Reads byte lines from `stream` and calls put(text) for each, put(OVERLONG)
+    for a line over `limit` bytes, put(None) at the end."""
+    try:
+        while True:
+            raw = stream.readline(limit + 1)
+            if not raw:
+                break
+            if len(raw) > limit and not raw.endswith(b"\n"):
+                while True:  # skip the rest of the long line
+                    more = stream.readline(limit + 1)
+                    if not more or more.endswith(b"\n"):
+                        break
+                put(OVERLONG)
+                continue
+            put(raw.decode("utf-8", "replace").rstrip("\r\n"))
+    except (OSError, ValueError):
+        pass
+    put(None)
+
+
+def split_command(cmd):
+    """shlex.split with a clear error."""
+    try:
+        args = shlex.split(cmd)
+    except ValueError as e:
+        raise ValueError("cannot parse command %r: %s" % (cmd, e))
+    if not args:
+        raise ValueError("empty command")
+    return args
+
+
+class Process:
+    """A child whose stdout is read line by line on a thread."""
+
+    def __init__(self, cmd, cwd=None, label="engine", stderr=None, max_line=MAX_LINE):
+        self.label = label
+        self.max_line = max_line
+        args = split_command(cmd) if isinstance(cmd, str) else list(cmd)
+        try:
+            self.proc = subprocess.Popen(
+                args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=stderr if stderr is not None else subprocess.DEVNULL,
+                cwd=cwd, bufsize=-1,
+                # Own session: a Ctrl-C at the terminal reaches the referee
+                # only.
+                start_new_session=True)
+        except OSError as e:
+            raise SeatFailure("crash", "cannot start %s (%s): %s" % (label, cmd, e))
+        self.lines = queue.Queue()
+        self.reader = threading.Thread(
+            target=read_bounded_lines,
+            args=(self.proc.stdout, lambda line: self.lines.put((line, time.monotonic())),
+                  max_line),
+            daemon=True)
+        self.reader.start()
+
+    def send(self, line):
+        """Writes a line; returns the moment it was written."""
+        try:
+            self.proc.stdin.write((line + "\n").encode("utf-8"))
+            self.proc.stdin.flush()
+        except (OSError, ValueError):
+            raise SeatFailure("crash", "%s: cannot write (exit status %s)"
+                              % (self.label, self.proc.poll()))
+        return time.monotonic()
+
+    def next_line(self, deadline):
+        """(line, arrival time); line None = EOF; raises queue.Empty at
+        deadline; an overlong line is a protocol failure."""
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            item = self.lines.get_nowait()
+        else:
+            item = self.lines.get(timeout=remaining)
+        if item[0] == OVERLONG:
+            raise SeatFailure("desync", "%s: a line longer than %d bytes"
+                              % (self.label, self.max_line))
+        return item
+
+    def pending(self):
+        """The lines already read but not asked for."""
+        out = []
+        while True:
+            try:
+                item = self.lines.get_nowait()
+            except queue.Empty:
+                return out
+            if item[0] == OVERLONG:
+                raise SeatFailure("desync", "%s: a line longer than %d bytes"
+                                  % (self.label, self.max_line))
+            out.append(item[0])
+
+    def read_until(self, done, timeout, what):
+        """Lines up to and including the one for which done(line) is true."""
+        deadline = time.monotonic() + timeout
+        out = []
+        while True:
+            try:
+                line, _ = self.next_line(deadline)
+            except queue.Empty:
+                raise SeatFailure("stall", "%s: no reply to %s within %.1f s"
+                                  % (self.label, what, timeout))
+            if line is None:
+                raise SeatFailure("crash", "%s: exited (status %s)" % (self.label, self.status()))
+            out.append(line)
+            if done(line):
+                return out
+
+    def reply(self, timeout, what="a command"):
+        """Lines up to the terminating `ok` (meeple and UHP framing)."""
+        return self.read_until(lambda s: s.strip() == "ok", timeout, what)[:-1]
+
+    def status(self):
+        try:
+            return self.proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def command(self, line, timeout):
+        self.send(line)
+        return self.reply(timeout, repr(line))
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def close(self, quit_line="quit"):
+        if self.proc.poll() is None:
+            try:
+                if quit_line:
+                    self.proc.stdin.write((quit_line + "\n").encode())
+                    self.proc.stdin.flush()
+                self.proc.stdin.close()
+            except (OSError, ValueError):
+                pass
+            try:
+                self.proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._close_pipes()
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        self._close_pipes()
+
+    def _close_pipes(self):
+        for f in (self.proc.stdin,):
+            try:
+                f.close()
+            except (OSError, ValueError):
+                pass
+
+
+def first_error(lines):
+    for line in lines:
+        if line.startswith("err") or line.startswith("invalidmove"):
+            return line
+    return None

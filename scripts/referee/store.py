@@ -1,0 +1,228 @@
+"""The SQLite database: tournaments, games, moves.
+
+Games are numbered per tournament from 1 (`game_index` + 1), the number the
+log prints and `show` takes. Every game is written in one transaction when
+it ends; a database locked by another process is waited for (`--db-wait`
+seconds) and then reported.
+"""
+
+import errno
+import fcntl
+import json
+import os
+import sqlite3
+import time
+
+from .errors import RefereeError, UsageError
+from .gamestring import GameString
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tournaments (
+    id INTEGER PRIMARY KEY,
+    created TEXT NOT NULL,
+    game_type TEXT NOT NULL,
+    config TEXT NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    game_index INTEGER NOT NULL,
+    game_type TEXT NOT NULL,
+    first_player TEXT NOT NULL,
+    second_player TEXT NOT NULL,
+    first_side TEXT,
+    second_side TEXT,
+    first_options TEXT NOT NULL,
+    second_options TEXT NOT NULL,
+    opening TEXT NOT NULL,
+    result TEXT NOT NULL,
+    winner TEXT,
+    reason TEXT NOT NULL,
+    detail TEXT,
+    final TEXT NOT NULL,
+    plies INTEGER NOT NULL,
+    first_points INTEGER,
+    second_points INTEGER,
+    started TEXT,
+    finished TEXT,
+    UNIQUE (tournament_id, game_index)
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,
+    side TEXT NOT NULL,
+    player TEXT NOT NULL,
+    move TEXT NOT NULL,
+    ms INTEGER NOT NULL,
+    illegal INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, ply)
+);
+"""
+
+# Columns added after the first release (older databases get them on open).
+ADDED_COLUMNS = (("games", "secret", "TEXT"), ("games", "pairing", "INTEGER"),
+                 ("moves", "late", "INTEGER NOT NULL DEFAULT 0"),
+                 ("moves", "score", "INTEGER"))
+
+DEFAULT_DB_WAIT = 30.0
+
+
+def _locked(e):
+    return isinstance(e, sqlite3.OperationalError) and "locked" in str(e).lower()
+
+
+def check_db(path):
+    """Refuses a file that is not a sound SQLite database, reading only."""
+    if not os.path.exists(path):
+        return
+    try:
+        conn = sqlite3.connect("file:%s?mode=ro" % os.path.abspath(path), uri=True, timeout=0.5)
+        try:
+            row = conn.execute("PRAGMA quick_check(1)").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as e:
+        if _locked(e):
+            return  # checked again, with the wait, when opened
+        raise UsageError("database %s is corrupt or not a SQLite file: %s" % (path, e))
+    if not row or row[0] != "ok":
+        raise UsageError("database %s is corrupt: %s" % (path, row[0] if row else "?"))
+
+
+def precheck(path):
+    """Refuses, without writing anything, a database that cannot be used."""
+    check_db(path)
+    if os.path.exists(path):
+        if not os.access(path, os.W_OK):
+            raise UsageError("cannot write the database %s: not writable" % path)
+        return
+    parent = os.path.dirname(os.path.abspath(path))
+    while not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
+        raise UsageError("cannot write the database %s: %s is not a writable directory"
+                         % (path, parent))
+
+
+def open_db(path, wait=DEFAULT_DB_WAIT, create=True):
+    """A connection with the schema in place. UsageError (one line) for a
+    database that cannot be used: not writable, corrupt, locked too long."""
+    if not create and not os.path.exists(path):
+        raise UsageError("no database at %s" % path)
+    check_db(path)
+    directory = os.path.dirname(path)
+    try:
+        if directory:
+            os.makedirs(directory, exist_ok=True)
+        if not os.path.exists(path):
+            with open(path, "ab"):
+                pass
+        elif not os.access(path, os.W_OK):
+            raise OSError(errno.EACCES, "not writable")
+    except OSError as e:
+        raise UsageError("cannot write the database %s: %s" % (path, e.strerror or e))
+    try:
+        conn = sqlite3.connect(path, check_same_thread=False, timeout=wait)
+        conn.executescript(SCHEMA)
+        for table, column, decl in ADDED_COLUMNS:
+            have = [r[1] for r in conn.execute("PRAGMA table_info(%s)" % table)]
+            if column not in have:
+                conn.execute("ALTER TABLE %s ADD COLUMN %s %s" % (table, column, decl))
+        conn.commit()
+    except sqlite3.DatabaseError as e:
+        if _locked(e):
+            raise UsageError("database %s is locked by another process (waited %g s)"
+                             % (path, wait))
+        raise UsageError("cannot use the database %s: %s" % (path, e))
+    return conn
+
+
+def with_retry(fn, wait, what):
+    """Runs fn(); while the database is locked, retries for `wait` seconds."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return fn()
+        except sqlite3.OperationalError as e:
+            if not _locked(e) or time.monotonic() >= deadline:
+                if _locked(e):
+                    raise RefereeError("the database stayed locked for %g s while %s; "
+                                       "continue later with --resume" % (wait, what))
+                raise RefereeError("database error while %s: %s" % (what, e))
+            time.sleep(0.2)
+
+
+class TournamentLock:
+    """One running referee per tournament: a byte-range lock on `<db>.lock`,
+    released by the system when the process ends, even by kill -9."""
+
+    def __init__(self, db_path, tournament_id):
+        self.path = db_path + ".lock"
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.lockf(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, tournament_id)
+        except OSError:
+            os.close(self.fd)
+            self.fd = None
+            raise UsageError("tournament %d is already being played by another referee"
+                             % tournament_id)
+
+    def release(self):
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+def seat_options_json(spec):
+    data = {"kind": spec.kind, "options": spec.options}
+    if spec.cmd:
+        data["cmd"] = spec.cmd
+    for key in ("st", "tc", "depth", "nodes"):
+        if getattr(spec, key, None) is not None:
+            data[key] = getattr(spec, key)
+    if spec.proto != "meeple":
+        data["proto"] = spec.proto
+    return json.dumps(data, sort_keys=True)
+
+
+def result_text(record):
+    first, winner = record["first_seat"], record["winner"]
+    if winner is None:
+        return "1/2-1/2"
+    return "1-0" if winner == first else "0-1"
+
+
+def store_game(conn, tournament_id, index, game_type, seats, record, wait=DEFAULT_DB_WAIT):
+    """Writes one finished game and its moves in one transaction; returns its id."""
+    first, second = record["first_seat"], 1 - record["first_seat"]
+    winner = record["winner"]
+    points = record.get("points")
+
+    def write():
+        with conn:
+            cur = conn.execute(
+                "INSERT INTO games (tournament_id, game_index, game_type, first_player,"
+                " second_player, first_side, second_side, first_options, second_options,"
+                " opening, result, winner, reason, detail, final, plies, first_points,"
+                " second_points, started, finished, secret, pairing)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (tournament_id, index, game_type, seats[first].name, seats[second].name,
+                 record["sides"][first], record["sides"][second],
+                 seat_options_json(seats[first].spec), seat_options_json(seats[second].spec),
+                 record["opening"], result_text(record),
+                 None if winner is None else seats[winner].name,
+                 record["reason"], record.get("detail"), record["final"], record["plies"],
+                 points[first] if points else None, points[second] if points else None,
+                 record["started"], record["finished"], record.get("secret"),
+                 record.get("pairing")))
+            game_id = cur.lastrowid
+            base = len(GameString(record["opening"]).moves)
+            conn.executemany(
+                "INSERT INTO moves (game_id, ply, side, player, move, ms, illegal, late, score)"
+                " VALUES (?,?,?,?,?,?,?,?,?)",
+                [(game_id, base + k + 1, m["side"], m["player"], m["move"], m["ms"],
+                  1 if m.get("illegal") else 0, 1 if m.get("late") else 0, m.get("score"))
+                 for k, m in enumerate(record["moves"])])
+        return game_id
+    return with_retry(write, wait, "storing game %d" % (index + 1))

@@ -1,0 +1,65 @@
+"""Tests of store.py: refusing bad databases, the lock, retrying."""
+
+import os
+import sqlite3
+import tempfile
+import unittest
+
+from referee import store
+from referee.errors import RefereeError, UsageError
+
+
+class Store(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.db = os.path.join(self.dir.name, "r.sqlite")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_schema_and_old_databases_get_the_new_columns(self):
+        conn = sqlite3.connect(self.db)
+        conn.executescript(store.SCHEMA)  # a database of the first release
+        conn.close()
+        conn = store.open_db(self.db)
+        cols = [r[1] for r in conn.execute("PRAGMA table_info(moves)")]
+        self.assertIn("late", cols)
+        self.assertIn("score", cols)
+        conn.close()
+
+    def test_bad_databases_are_refused_without_writing(self):
+        with open(self.db, "wb") as f:
+            f.write(b"garbage" * 1000)
+        self.assertRaises(UsageError, store.precheck, self.db)
+        self.assertRaises(UsageError, store.open_db, self.db)
+        with open(self.db, "rb") as f:
+            self.assertEqual(f.read(), b"garbage" * 1000)
+        blocker = os.path.join(self.dir.name, "file")
+        open(blocker, "w").close()
+        self.assertRaises(UsageError, store.precheck, os.path.join(blocker, "x", "r.sqlite"))
+        self.assertRaises(UsageError, store.open_db, os.path.join(self.dir.name, "none"),
+                          create=False)
+
+    def test_retry_is_bounded(self):
+        calls = []
+
+        def locked():
+            calls.append(1)
+            raise sqlite3.OperationalError("database is locked")
+        with self.assertRaises(RefereeError) as cm:
+            store.with_retry(locked, 0.3, "testing")
+        self.assertIn("locked for 0.3 s while testing", str(cm.exception))
+        self.assertGreater(len(calls), 1)
+        self.assertEqual(store.with_retry(lambda: 7, 0.3, "x"), 7)
+
+    def test_tournament_lock_is_per_tournament(self):
+        a = store.TournamentLock(self.db, 1)
+        b = store.TournamentLock(self.db, 2)  # another tournament: fine
+        # fcntl locks belong to the process, so the conflict is tested
+        # between processes in test_referee.py (two --resume at once).
+        a.release()
+        b.release()
+
+
+if __name__ == "__main__":
+    unittest.main()
