@@ -61,6 +61,8 @@ enum Sub {
     },
     /// Run a game family's benchmark (`connect4`, `mastermind`, ...); the
     /// remaining arguments go to it (`meeple bench connect4 --help`).
+    /// Play in the browser: serves the GUI on localhost (see README).
+    Gui(meeple::gui::GuiArgs),
     Bench {
         /// Game family.
         family: String,
@@ -84,6 +86,7 @@ fn main() -> ExitCode {
         Some(Sub::Perft { game, depth, time }) => perft(&game, depth, time),
         Some(Sub::Solve { game, args }) => solve(&game, &args),
         Some(Sub::Bench { family, args }) => bench(&family, &args),
+        Some(Sub::Gui(args)) => meeple::gui::run(args, cli.data_dir),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

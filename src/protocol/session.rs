@@ -371,14 +371,12 @@ impl<W: Write + Send + 'static> Session<W> {
                 let line = self.set_option(&name, &value)?;
                 Ok(vec![line])
             }
-            Command::MoveTree { json } => {
-                let g = self.live_game()?;
-                if let Some(why) = g.too_many_moves() {
-                    return err(why);
-                }
-                let tree = movetree::build(&g.move_actions());
-                Ok(if json { vec![tree.to_json()] } else { tree.to_text() })
-            }
+            Command::MoveTree { json } => movetree::for_game(self.live_game()?, json).map_err(Failure::Err),
+            Command::Board => Ok(vec![
+                serde_json::to_string(&self.game_ref()?.board_view())
+                    .map_err(|e| Failure::Err(e.to_string()))?,
+            ]),
+            Command::Games => Ok(vec![crate::gamelist::games_json(&self.engine_specs)]),
             Command::Show => {
                 let color = match self.engine_values.get_str("Color") {
                     Some("always") => true,
@@ -786,6 +784,8 @@ fn help_lines() -> Vec<String> {
         "analyze [limits] [args]   game-specific analysis",
         "setoption name <Name> value <Value> | options [get <Name> | set <Name> <Value>]",
         "movetree [json]           the legal moves as a tree of decisions",
+        "board json                the position drawn generically (for a GUI)",
+        "games json                the games, their options and strategies",
         "show                      the board",
         "save <name> | load <name> | saves",
         "quit | exit",
