@@ -175,3 +175,68 @@ pub struct BoardJson {
     #[serde(flatten)]
     pub view: BoardView,
 }
+
+#[cfg(test)]
+mod tests {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    use crate::movetree::{self, MoveNode};
+    use crate::registry;
+
+    /// Checks every node of `t` against the board: as many selections as
+    /// actions, and every cell or piece a selection names exists.
+    fn check(t: &MoveNode, b: &super::BoardView, ctx: &str) {
+        assert_eq!(t.select.len(), t.actions.len(), "{ctx}: {:?}", t.actions);
+        for s in &t.select {
+            if let Some((is_cell, id)) = s.target() {
+                assert!(if is_cell { b.has_cell(id) } else { b.has_piece(id) }, "{ctx}: {s:?} not on the board");
+            }
+        }
+        for c in &t.children {
+            check(c, b, ctx);
+        }
+    }
+
+    /// For every registered game, along random games: `board json`
+    /// describes the position (turn, state, unique ids), and every action
+    /// of the structured move tree selects a cell or piece of that board;
+    /// the tree's final moves are exactly the valid moves.
+    #[test]
+    fn every_selection_names_a_cell_or_piece_of_the_board() {
+        let mut rng = StdRng::seed_from_u64(14);
+        for fam in registry::families() {
+            for game in 0..6 {
+                let mut g = registry::new_game(fam.default_type).unwrap();
+                for _ply in 0..60 {
+                    let bj = g.board_view();
+                    let ctx = g.game_string();
+                    assert_eq!(bj.turn, g.side_to_move(), "{ctx}");
+                    assert_eq!(bj.ply, g.history().len(), "{ctx}");
+                    assert_eq!(bj.family, fam.name);
+                    let v = &bj.view;
+                    let mut ids: Vec<&str> = v.cells.iter().map(|c| c.id.as_str()).collect();
+                    ids.sort();
+                    ids.dedup();
+                    assert_eq!(ids.len(), v.cells.len(), "{ctx}: duplicate cell ids");
+                    let json = serde_json::to_value(&bj).unwrap();
+                    assert!(json["geometry"]["kind"].is_string(), "{ctx}");
+                    if g.is_over() {
+                        break;
+                    }
+                    let moves = g.move_selections(movetree::MAX_TREE_MOVES).unwrap();
+                    let tree = movetree::build_selected(&moves);
+                    check(&tree, v, &ctx);
+                    let mut finals = tree.final_moves();
+                    let mut valid = g.valid_moves();
+                    finals.sort();
+                    valid.sort();
+                    assert_eq!(finals, valid, "{ctx}");
+                    // Vary the games: the first one plays the first moves.
+                    let i = if game == 0 { 0 } else { rng.random_range(0..moves.len()) };
+                    g.play_text(&moves[i].0).unwrap();
+                }
+            }
+        }
+    }
+}

@@ -341,9 +341,9 @@ function drawBoard(b, selectable, taken) {
     g.dataset.cell = c.id;
     const top = c.pieces[c.pieces.length - 1];
     if (top) g.dataset.piece = top.id;
-    let i = selectable.get('c:' + c.id);
-    if (i === undefined && top) i = selectable.get('p:' + top.id);
-    if (i !== undefined) clickable(g, c.id, i);
+    let i = selectable.get('c:' + c.id), key = c.id;
+    if (i === undefined && top) { i = selectable.get('p:' + top.id); key = top.id; }
+    if (i !== undefined) clickable(g, key, i);
     return i !== undefined;
   };
   if (geo.kind === 'square') {
