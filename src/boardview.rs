@@ -190,7 +190,10 @@ mod tests {
         assert_eq!(t.select.len(), t.actions.len(), "{ctx}: {:?}", t.actions);
         for s in &t.select {
             if let Some((is_cell, id)) = s.target() {
-                assert!(if is_cell { b.has_cell(id) } else { b.has_piece(id) }, "{ctx}: {s:?} not on the board");
+                assert!(
+                    if is_cell { b.has_cell(id) } else { b.has_piece(id) },
+                    "{ctx}: {s:?} not on the board"
+                );
             }
         }
         for c in &t.children {

@@ -78,7 +78,7 @@ def browser(tmp):
     o = Options()
     for a in ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
               '--disable-background-networking', '--disable-component-update', '--disable-sync',
-              '--disable-dev-shm-usage', '--window-size=1400,950',
+              '--disable-dev-shm-usage', '--window-size=1400,1000',
               '--user-data-dir=' + tempfile.mkdtemp(dir=tmp)]:
         o.add_argument(a)
     o.binary_location = shutil.which('chromium') or '/usr/bin/chromium'
@@ -234,6 +234,7 @@ def check_game(d, st, clicked, helper, name):
 
 def shot(d, out, name):
     time.sleep(0.8)  # let the last animation end
+    js(d, 'window.scrollTo(0, 0)')
     path = os.path.join(out, name + '.png')
     d.save_screenshot(path)
     log('screenshot', path)

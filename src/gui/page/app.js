@@ -545,8 +545,11 @@ function renderHistory() {
     const base = location.origin + location.pathname;
     $('invite-links').innerHTML = `Invitation (the other side, then spectators):<br><input id="invite-link" readonly value="${base}#room=${st.room}">`;
     if (S.role === 'host' && !S.link.room) {
-      // The host's page now belongs to the room: it can rejoin its seat.
+      // The host's page now belongs to the room: a reload or a dropped
+      // connection rejoins it as the host.
       sessionStorage.setItem('meeple-me-' + st.room, S.me);
+      history.replaceState(null, '', '#room=' + st.room);
+      S.link = { room: st.room };
     }
   }
 }
