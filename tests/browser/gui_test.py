@@ -95,8 +95,10 @@ def click(d, el):
 
 
 def state(d):
+    # One snapshot, read at once (the page changes between two calls).
     return js(d, "return S.state ? {gs: S.state.game_string, board: S.state.board, you: S.state.you, "
-                 "searching: !!S.state.searching, anim: !!S.anim, history: S.state.history} : null")
+                 "searching: !!S.state.searching, anim: !!S.anim, history: S.state.history, "
+                 "mine: myTurn() && !S.anim} : null")
 
 
 def over(st):
@@ -195,7 +197,7 @@ def play_out(drivers, rng, helper, chooser, name):
             st = state(d)
             if over(st):
                 return st, clicked
-            if not st or not st['board'] or not my_turn(d):
+            if not st or not st['board'] or not st['mine']:
                 continue
             ply, side = st['board']['ply'], st['board']['turn']
             try:
@@ -341,7 +343,7 @@ def networked_game(url, tmp, out, helper, rng):
         # A few moves, then the guest's connection drops and rejoins.
         clicked = {}
         for ply, (d, mv) in enumerate([(host, '4'), (guest, '3'), (host, '4')]):
-            wait_for(d, lambda st: my_turn(d), f'turn {ply}')
+            wait_for(d, lambda st: st['mine'], f'turn {ply}')
             clicked[ply] = click_move(d, mv)
             wait_for(spec, lambda st: st['board']['ply'] == ply + 1, f'ply {ply + 1} seen by the spectator')
         guest.refresh()
