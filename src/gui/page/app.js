@@ -187,6 +187,8 @@ function applyState(st) {
   const prev = S.state;
   // The elapsed time of a search is counted from when its state arrived.
   if (st.searching) S.searchSeen = Date.now();
+  // A new search: its thinking replaces the last one's.
+  if (st.searching && !(S.state && S.state.searching)) { S.info = {}; $('thinking').textContent = '…'; }
   S.state = st;
   const sameTree = prev && JSON.stringify(prev.tree) === JSON.stringify(st.tree);
   if (!sameTree) S.path = [];
