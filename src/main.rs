@@ -61,14 +61,14 @@ enum Sub {
     },
     /// Run a game family's benchmark (`connect4`, `mastermind`, ...); the
     /// remaining arguments go to it (`meeple bench connect4 --help`).
-    /// Play in the browser: serves the GUI on localhost (see README).
-    Gui(meeple::gui::GuiArgs),
     Bench {
         /// Game family.
         family: String,
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Play in the browser: serves the GUI on localhost (see README).
+    Gui(meeple::gui::GuiArgs),
 }
 
 fn main() -> ExitCode {
