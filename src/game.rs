@@ -129,6 +129,17 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn actions(&self, mv: Self::Move) -> Vec<String> {
         vec![self.format_move(mv)]
     }
+    /// What a person selects for each of `actions(mv)` (same length), for
+    /// `movetree json` and the GUI. Default: a button per action.
+    fn selections(&self, mv: Self::Move) -> Vec<crate::boardview::Select> {
+        self.actions(mv).iter().map(|a| crate::boardview::Select::choice(a)).collect()
+    }
+    /// `board json`: the position drawn generically (see
+    /// [`crate::boardview`]); every cell and piece that `selections` names
+    /// must be in it. Default: the `show` text only.
+    fn board_view(&self) -> crate::boardview::BoardView {
+        crate::boardview::BoardView::text_only(self.render(false))
+    }
     /// Text after the move list in the GameString (e.g. Mastermind's secret
     /// once known). Default: nothing.
     fn game_string_extra(&self) -> Option<String> {

@@ -6,9 +6,12 @@
 //! search plumbing, [`protocol`] the command parser and session,
 //! [`games`] one module per game.
 
+pub mod boardview;
 pub mod game;
+pub mod gamelist;
 pub mod games;
 pub mod gamestring;
+pub mod gui;
 pub mod movetree;
 pub mod options;
 pub mod protocol;

@@ -57,6 +57,8 @@ enum Sub {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Play in the browser: serves the GUI on localhost (see README).
+    Gui(meeple::gui::GuiArgs),
 }
 
 /// The whole command line: the derived part plus `bench <family>` and
@@ -115,6 +117,7 @@ fn main() -> ExitCode {
         Some(_) => match cli.command {
             Some(Sub::Perft { game, depth, time }) => perft(&game, depth, time),
             Some(Sub::Solve { game, args }) => solve(&game, &args),
+            Some(Sub::Gui(args)) => meeple::gui::run(args, cli.data_dir),
             None => Ok(()),
         },
     };

@@ -11,6 +11,14 @@
 
 use serde::Serialize;
 
+use crate::boardview::Select;
+use crate::registry::AnyGame;
+
+/// Most legal moves `movetree` lists: past it the answer is an `err`
+/// (the tree of a huge Mastermind variant would be megabytes on one
+/// line).
+pub const MAX_TREE_MOVES: usize = 20_000;
+
 /// One node of the tree.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MoveNode {
@@ -23,18 +31,55 @@ pub struct MoveNode {
     /// The move's text, on final nodes.
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     pub mv: Option<String>,
+    /// What a person selects for each of `actions` (same length), when
+    /// the tree was built with selections (`movetree json`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub select: Vec<Select>,
     pub children: Vec<MoveNode>,
 }
 
 struct Item<'a> {
     text: &'a str,
     actions: &'a [String],
+    selects: &'a [Select],
 }
 
 /// Builds the tree of `moves`: pairs of (move text, its actions).
 pub fn build(moves: &[(String, Vec<String>)]) -> MoveNode {
-    let items: Vec<Item> = moves.iter().map(|(t, a)| Item { text: t, actions: a }).collect();
+    let items: Vec<Item> = moves.iter().map(|(t, a)| Item { text: t, actions: a, selects: &[] }).collect();
     build_node(&items, 0)
+}
+
+/// A legal move for [`build_selected`]: its text, its action texts and
+/// what a person selects for each action.
+pub type SelectedMove = (String, Vec<String>, Vec<Select>);
+
+/// Builds the tree of `moves` with what a person selects for each action:
+/// (move text, action texts, selections of the same length).
+pub fn build_selected(moves: &[SelectedMove]) -> MoveNode {
+    let items: Vec<Item> = moves
+        .iter()
+        .map(|(t, a, s)| {
+            debug_assert_eq!(a.len(), s.len(), "{t}");
+            Item { text: t, actions: a, selects: if s.len() == a.len() { s } else { &[] } }
+        })
+        .collect();
+    build_node(&items, 0)
+}
+
+/// `movetree [json]` on a game: the text lines, or one line of JSON with
+/// selections; an error past [`MAX_TREE_MOVES`] moves.
+pub fn for_game(g: &dyn AnyGame, json: bool) -> Result<Vec<String>, String> {
+    if let Some(why) = g.too_many_moves() {
+        return Err(why);
+    }
+    let moves = g.move_selections(MAX_TREE_MOVES)?;
+    if json {
+        Ok(vec![build_selected(&moves).to_json()])
+    } else {
+        let plain: Vec<(String, Vec<String>)> = moves.into_iter().map(|(t, a, _)| (t, a)).collect();
+        Ok(build(&plain).to_text())
+    }
 }
 
 fn build_node(items: &[Item], start: usize) -> MoveNode {
@@ -50,18 +95,23 @@ fn build_node(items: &[Item], start: usize) -> MoveNode {
         d += 1;
     };
     let actions = items.first().map(|it| it.actions[start..d].to_vec()).unwrap_or_default();
-    // Group the continuations by their next action, in first-seen order.
-    let mut groups: Vec<(&String, Vec<Item>)> = Vec::new();
+    let select =
+        items.first().and_then(|it| it.selects.get(start..d)).map(<[Select]>::to_vec).unwrap_or_default();
+    // Group the continuations by their next action, in first-seen order
+    // (a hash index keeps this linear when there are many groups).
+    let mut groups: Vec<Vec<Item>> = Vec::new();
+    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for it in items.iter().filter(|it| it.actions.len() > d) {
-        let a = &it.actions[d];
-        let item = Item { text: it.text, actions: it.actions };
-        match groups.iter_mut().find(|(k, _)| *k == a) {
-            Some((_, g)) => g.push(item),
-            None => groups.push((a, vec![item])),
-        }
+        let a = it.actions[d].as_str();
+        let item = Item { text: it.text, actions: it.actions, selects: it.selects };
+        let k = *index.entry(a).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[k].push(item);
     }
-    let children = groups.iter().map(|(_, g)| build_node(g, d)).collect();
-    MoveNode { actions, is_final, mv, children }
+    let children = groups.iter().map(|g| build_node(g, d)).collect();
+    MoveNode { actions, is_final, mv, select, children }
 }
 
 impl MoveNode {

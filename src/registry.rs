@@ -155,6 +155,11 @@ pub trait AnyGame: Send {
     fn configure(&mut self, options: &OptionValues, rng: &mut StdRng);
     /// See [`Game::mate_in`].
     fn mate_in(&self, exact: i32) -> Option<i32>;
+    /// `board json` (see [`Game::board_view`]).
+    fn board_view(&self) -> crate::boardview::BoardJson;
+    /// For each legal move: its text, its action texts and their
+    /// selections (see [`Game::selections`]); `Err` past `max` moves.
+    fn move_selections(&self, max: usize) -> Result<Vec<crate::movetree::SelectedMove>, String>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -323,6 +328,30 @@ impl<G: Game> AnyGame for Match<G> {
     }
     fn mate_in(&self, exact: i32) -> Option<i32> {
         self.pos.mate_in(exact)
+    }
+    fn board_view(&self) -> crate::boardview::BoardJson {
+        crate::boardview::BoardJson {
+            family: G::FAMILY,
+            game_type: self.pos.game_type(),
+            sides: self.pos.side_names(),
+            turn: self.pos.side_to_move(),
+            state: state_string(&self.pos),
+            ply: self.texts.len(),
+            view: self.pos.board_view(),
+        }
+    }
+    fn move_selections(&self, max: usize) -> Result<Vec<crate::movetree::SelectedMove>, String> {
+        let mut v = Vec::new();
+        self.pos.legal_moves(&mut v);
+        if v.len() > max {
+            return Err(format!(
+                "too many moves for a tree: {} (the limit is {max}); use validmoves",
+                v.len()
+            ));
+        }
+        Ok(v.into_iter()
+            .map(|m| (self.pos.format_move(m), self.pos.actions(m), self.pos.selections(m)))
+            .collect())
     }
     fn as_any(&self) -> &dyn Any {
         self

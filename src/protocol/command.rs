@@ -102,6 +102,10 @@ pub enum Command {
     MoveTree {
         json: bool,
     },
+    /// `board json`: the position drawn generically.
+    Board,
+    /// `games json`: the game families, their options and strategies.
+    Games,
     Show,
     Save(String),
     Load(String),
@@ -385,6 +389,8 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
             "json" => Ok(Command::MoveTree { json: true }),
             _ => Err(usage("movetree", "movetree [json]")),
         },
+        "board" => json_arg(args, Command::Board, "board", "board json"),
+        "games" => json_arg(args, Command::Games, "games", "games json"),
         "show" => no_args(Command::Show, "show"),
         "save" => one_word(args).map(Command::Save).ok_or_else(|| usage("save", "save <name>")),
         "load" => one_word(args).map(Command::Load).ok_or_else(|| usage("load", "load <name>")),
@@ -402,6 +408,16 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
         "quit" | "exit" => Ok(Command::Quit),
         _ => Err(ParseError::Unknown(word.chars().take(64).collect())),
     }
+}
+
+/// A command whose one argument is `json`.
+fn json_arg(
+    args: &str,
+    cmd: Command,
+    name: &'static str,
+    usage_text: &'static str,
+) -> Result<Command, ParseError> {
+    if args.trim().eq_ignore_ascii_case("json") { Ok(cmd) } else { Err(usage(name, usage_text)) }
 }
 
 fn one_word(args: &str) -> Option<String> {
@@ -615,6 +631,9 @@ mod tests {
     #[test]
     fn misc() {
         assert_eq!(parse_command("movetree json"), Ok(Command::MoveTree { json: true }));
+        assert_eq!(parse_command("board json"), Ok(Command::Board));
+        assert_eq!(parse_command("GAMES Json"), Ok(Command::Games));
+        assert!(parse_command("board").is_err());
         assert!(parse_command("movetree xml").is_err());
         assert_eq!(parse_command("save game-1"), Ok(Command::Save("game-1".into())));
         assert!(parse_command("save a b").is_err());

@@ -136,14 +136,12 @@ impl<W: Write + Send + 'static> Session<W> {
                 Ok(vec![spec.uhp_line(&self.settings.value_of(scope, &spec))])
             }
             Command::OptionsSet { name, value } => Ok(vec![self.set_option(&name, &value)?]),
-            Command::MoveTree { json } => {
-                let g = self.live_game()?;
-                if let Some(why) = g.too_many_moves() {
-                    return err(why);
-                }
-                let tree = movetree::build(&g.move_actions());
-                Ok(if json { vec![tree.to_json()] } else { tree.to_text() })
-            }
+            Command::MoveTree { json } => movetree::for_game(self.live_game()?, json).map_err(Failure::Err),
+            Command::Board => Ok(vec![
+                serde_json::to_string(&self.game_ref()?.board_view())
+                    .map_err(|e| Failure::Err(e.to_string()))?,
+            ]),
+            Command::Games => Ok(vec![crate::gamelist::games_json(self.settings.engine_specs())]),
             Command::Show => {
                 let color = match self.settings.engine().get_str("Color") {
                     Some("always") => true,

@@ -63,6 +63,13 @@ const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "options get Strategy",
     ),
     ("movetree", "movetree [json]", "the legal moves as a tree of decisions", "movetree json"),
+    ("board", "board json", "the position described generically, for a GUI (JSON, one line)", "board json"),
+    (
+        "games",
+        "games json",
+        "the game families, their types, options and strategies (JSON, one line)",
+        "games json",
+    ),
     ("show", "show", "the board drawn for a person", "show"),
     ("save", "save <name>", "save the game in the data folder", "save mygame"),
     ("load", "load <name>", "load a saved game", "load mygame"),

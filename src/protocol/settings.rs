@@ -54,6 +54,11 @@ impl Settings {
         Settings { engine_specs, engine_values, family_values, family }
     }
 
+    /// Engine-wide options.
+    pub fn engine_specs(&self) -> &[OptionSpec] {
+        &self.engine_specs
+    }
+
     /// Engine-wide values.
     pub fn engine(&self) -> &OptionValues {
         &self.engine_values

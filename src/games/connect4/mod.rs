@@ -15,6 +15,7 @@ pub mod solver;
 #[cfg(test)]
 mod solver_tests;
 mod tt;
+mod view;
 
 pub use board::Board;
 
@@ -86,6 +87,12 @@ fn parse_size(s: &str) -> Option<(u32, u32)> {
 }
 
 impl Game for Connect4 {
+    fn board_view(&self) -> crate::boardview::BoardView {
+        view::board_view(self)
+    }
+    fn selections(&self, mv: u8) -> Vec<crate::boardview::Select> {
+        view::selections(self, mv)
+    }
     /// A column, 0-based.
     type Move = u8;
 

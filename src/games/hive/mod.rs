@@ -18,6 +18,7 @@ mod players;
 mod render;
 #[cfg(test)]
 mod rules_tests;
+mod view;
 
 pub use board::Board;
 pub use hex::{Cell, CellSet, NOWHERE, ORIGIN, nb};
@@ -185,6 +186,12 @@ impl Hive {
 }
 
 impl Game for Hive {
+    fn board_view(&self) -> crate::boardview::BoardView {
+        view::board_view(self)
+    }
+    fn selections(&self, mv: Move) -> Vec<crate::boardview::Select> {
+        view::selections(self, mv)
+    }
     type Move = Move;
 
     const FAMILY: &'static str = "Hive";

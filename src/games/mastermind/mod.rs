@@ -27,6 +27,7 @@ mod consistent;
 mod maker;
 mod spec;
 mod symmetry;
+mod view;
 
 pub use code::{Code, CodeError, Feedback, FeedbackError};
 pub use consistent::Row;
@@ -135,6 +136,12 @@ impl Mastermind {
 }
 
 impl Game for Mastermind {
+    fn board_view(&self) -> crate::boardview::BoardView {
+        view::board_view(self)
+    }
+    fn selections(&self, mv: MmMove) -> Vec<crate::boardview::Select> {
+        view::selections(self, mv)
+    }
     type Move = MmMove;
 
     const FAMILY: &'static str = "Mastermind";

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what the browser test (tests/gui_browser.rs + tests/browser/) needs:
+# Debian's chromium and chromium-driver, and a Python venv with selenium
+# under target/browser-venv. Idempotent: quick when everything is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=target/browser-venv
+
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+    SUDO=""
+    if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+    echo "setup-test-deps: installing chromium and chromium-driver (apt-get)" >&2
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+        chromium chromium-driver fonts-dejavu-core >/dev/null
+fi
+
+if ! "$VENV/bin/python" -c 'import selenium' >/dev/null 2>&1; then
+    echo "setup-test-deps: creating $VENV with selenium (pip)" >&2
+    mkdir -p target
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q --disable-pip-version-check 'selenium>=4.20,<5'
+fi
+echo "setup-test-deps: chromium $(chromium --version 2>/dev/null | awk '{print $2}'), selenium $("$VENV/bin/python" -c 'import selenium; print(selenium.__version__)')" >&2

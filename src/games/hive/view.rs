@@ -1,0 +1,151 @@
+//! Hive for `board json` and the GUI: a hex grid in axial coordinates
+//! (cells `q,r`: every stack and every empty cell next to the hive),
+//! stacks bottom first, the pieces in hand of each side, the last moved
+//! piece's cell marked; a move selects a piece, then its destination cell;
+//! a pass is a button.
+
+use std::collections::{HashMap, VecDeque};
+
+use super::hex::{Cell, DELTA, ORIGIN, nb};
+use super::piece::{PIECES, Piece, bug, colour, piece_name};
+use super::{Hive, Move, NO_PIECE};
+use crate::boardview::{BoardView, CellView, Geometry, PieceView, Select};
+use crate::game::{Game, Outcome};
+
+const COLOURS: [&str; 2] = ["#f3ead7", "#2b2f36"];
+
+/// Axial coordinates of a cell index, near the origin (used for one
+/// anchor so the coordinates stay put from move to move).
+fn absolute(c: Cell) -> (i32, i32) {
+    let d = (c as i32 - ORIGIN as i32).rem_euclid(1024);
+    let d = if d >= 512 { d - 1024 } else { d };
+    let r = (d + 16).div_euclid(32);
+    (d - 32 * r, r)
+}
+
+/// Coordinates of every occupied cell and every empty neighbour, walked
+/// from one stack so the grid's wrap never shows.
+fn coordinates(g: &Hive) -> Vec<(Cell, i32, i32)> {
+    let b = &g.board;
+    let Some(start) = b.occupied_cells().into_iter().min() else {
+        return vec![(ORIGIN, 0, 0)];
+    };
+    let mut pos: HashMap<Cell, (i32, i32)> = HashMap::new();
+    let (q0, r0) = absolute(start);
+    let mut order = vec![(start, q0, r0)];
+    pos.insert(start, (q0, r0));
+    let mut queue = VecDeque::from([start]);
+    while let Some(c) = queue.pop_front() {
+        let (q, r) = pos[&c];
+        for (d, &(dq, dr)) in DELTA.iter().enumerate() {
+            let n = nb(c, d);
+            if pos.contains_key(&n) {
+                continue;
+            }
+            let p = (q + dq, r + dr);
+            pos.insert(n, p);
+            order.push((n, p.0, p.1));
+            if b.occupied(n) {
+                queue.push_back(n);
+            }
+        }
+    }
+    order
+}
+
+fn cell_id(q: i32, r: i32) -> String {
+    format!("{q},{r}")
+}
+
+fn piece_view(p: Piece) -> PieceView {
+    let name = piece_name(p);
+    PieceView {
+        id: name.clone(),
+        side: Some(colour(p)),
+        label: name[1..].to_string(),
+        colour: COLOURS[colour(p)].into(),
+    }
+}
+
+pub fn board_view(g: &Hive) -> BoardView {
+    let b = &g.board;
+    let last = (g.last_moved != NO_PIECE).then(|| b.cell[g.last_moved as usize]);
+    let cells = coordinates(g)
+        .into_iter()
+        .map(|(c, q, r)| {
+            let mut stack = b.stack(c);
+            stack.reverse();
+            CellView {
+                id: cell_id(q, r),
+                x: q,
+                y: r,
+                pieces: stack.into_iter().map(piece_view).collect(),
+                marked: last == Some(c) && b.occupied(c),
+            }
+        })
+        .collect();
+    let hand = |side: usize| -> Vec<PieceView> {
+        (0..PIECES as Piece)
+            .filter(|&p| colour(p) == side && g.exp.has(bug(p)) && !b.on_board(p))
+            .map(piece_view)
+            .collect()
+    };
+    let names = g.side_names();
+    let caption = match g.outcome() {
+        Some(Outcome::Win(s)) => format!("{} wins", names[s]),
+        Some(Outcome::Draw) => "Draw: both queens surrounded".to_string(),
+        None => format!("{} to move", names[g.side_to_move()]),
+    };
+    BoardView {
+        geometry: Geometry::Hex,
+        cells,
+        hands: [hand(0), hand(1)],
+        marks: Vec::new(),
+        scores: None,
+        caption,
+        text: String::new(),
+    }
+}
+
+pub fn selections(g: &Hive, mv: Move) -> Vec<Select> {
+    if mv.is_pass() {
+        return vec![Select::choice("pass")];
+    }
+    let mut v = vec![Select::Piece { piece: piece_name(mv.piece) }];
+    if g.actions(mv).len() > 1 {
+        let (q, r) = coordinates(g)
+            .into_iter()
+            .find(|&(c, _, _)| c == mv.to)
+            .map(|(_, q, r)| (q, r))
+            .unwrap_or_else(|| absolute(mv.to));
+        v.push(Select::Cell { cell: cell_id(q, r) });
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hand_stack_and_destinations() {
+        let mut g = Hive::new(super::super::Expansions::BASE);
+        let v = board_view(&g);
+        assert_eq!(v.hands[0].len(), 11);
+        assert_eq!(v.cells.len(), 1);
+        g.play_all(["wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-"]).unwrap();
+        let v = board_view(&g);
+        assert_eq!(v.hands[0].len(), 9);
+        assert_eq!(v.cells.iter().filter(|c| !c.pieces.is_empty()).count(), 4);
+        // The first piece sits at the origin and stays there.
+        let origin = v.cells.iter().find(|c| c.id == "0,0").unwrap();
+        assert_eq!(origin.pieces[0].id, "wS1");
+        for mv in g.moves() {
+            for s in selections(&g, mv) {
+                if let Some((is_cell, id)) = s.target() {
+                    assert!(if is_cell { v.has_cell(id) } else { v.has_piece(id) }, "{id}");
+                }
+            }
+        }
+    }
+}

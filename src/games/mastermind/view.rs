@@ -1,0 +1,139 @@
+//! Mastermind for `board json` and the GUI: rows of pegs (cells
+//! `r<row>s<slot>`, 1-based, row 1 at the top) with their key pegs; a guess
+//! selects a symbol at each slot of the next row, a feedback a count of
+//! black then of white key pegs.
+
+use super::{Code, Mastermind, MmMove};
+use crate::boardview::{BoardView, CellView, Geometry, PALETTE, PieceView, RowMarks, Select};
+use crate::game::{Game, Outcome};
+
+const BLANK_COLOUR: &str = "#455a64";
+
+fn cell_id(row: usize, slot: u8) -> String {
+    format!("r{}s{}", row + 1, slot + 1)
+}
+
+fn colour(g: &Mastermind, k: u8) -> String {
+    if k >= g.spec.colours {
+        BLANK_COLOUR.to_string()
+    } else {
+        PALETTE[k as usize % PALETTE.len()].to_string()
+    }
+}
+
+fn peg(g: &Mastermind, row: usize, slot: u8, code: Code) -> PieceView {
+    let k = code.peg(g.spec.pegs, slot);
+    PieceView {
+        id: format!("{}p", cell_id(row, slot)),
+        side: Some(super::BREAKER),
+        label: g.spec.symbol_char(k).to_string(),
+        colour: colour(g, k),
+    }
+}
+
+pub fn board_view(g: &Mastermind) -> BoardView {
+    let s = &g.spec;
+    let rows = (s.rows as usize).max(g.rows.len() + 1);
+    let mut cells = Vec::new();
+    let mut marks = Vec::new();
+    for row in 0..rows {
+        let code = match g.rows.get(row) {
+            Some(r) => Some(r.guess),
+            None if row == g.rows.len() => g.pending,
+            None => None,
+        };
+        for slot in 0..s.pegs {
+            cells.push(CellView {
+                id: cell_id(row, slot),
+                x: slot as i32,
+                y: row as i32,
+                pieces: code.map(|c| peg(g, row, slot, c)).into_iter().collect(),
+                marked: false,
+            });
+        }
+        if let Some(r) = g.rows.get(row) {
+            let f = r.feedback;
+            let mut m = vec!["#111111".to_string(); f.black as usize];
+            m.extend(vec!["#fafafa".to_string(); f.white as usize]);
+            marks.push(RowMarks { y: row as i32, marks: m, label: f.to_string() });
+        }
+    }
+    let secret = g.secret.filter(|_| g.outcome().is_some()).map(|c| s.code_text(c).to_string());
+    let mut caption = match g.outcome() {
+        Some(Outcome::Win(w)) if w == super::BREAKER => format!("Breaker wins in {} rows", g.rows.len()),
+        Some(Outcome::Win(_)) => "Maker wins: the rows ran out".to_string(),
+        Some(Outcome::Draw) => "Draw".to_string(),
+        None if g.pending.is_some() => format!("Maker scores row {}", g.rows.len() + 1),
+        None => format!("Breaker guesses row {} of {}", g.rows.len() + 1, s.rows),
+    };
+    if let Some(sec) = secret {
+        caption.push_str(&format!("; the secret was {sec}"));
+    }
+    BoardView {
+        geometry: Geometry::Rows { rows: rows as u32, slots: s.pegs as u32 },
+        cells,
+        hands: [Vec::new(), Vec::new()],
+        marks,
+        scores: None,
+        caption,
+        text: String::new(),
+    }
+}
+
+pub fn selections(g: &Mastermind, mv: MmMove) -> Vec<Select> {
+    let s = &g.spec;
+    match mv {
+        MmMove::Guess(c) => (0..s.pegs)
+            .map(|i| {
+                let k = c.peg(s.pegs, i);
+                Select::Symbol {
+                    slot: format!("s{}", i + 1),
+                    symbol: s.symbol_char(k).to_string(),
+                    label: s.symbol_name(k),
+                    cell: Some(cell_id(g.rows.len(), i)),
+                    colour: Some(colour(g, k)),
+                }
+            })
+            .collect(),
+        MmMove::Feedback(f) => vec![
+            Select::Symbol {
+                slot: "black".into(),
+                symbol: f.black.to_string(),
+                label: format!("{} black", f.black),
+                cell: None,
+                colour: Some("#111111".into()),
+            },
+            Select::Symbol {
+                slot: "white".into(),
+                symbol: f.white.to_string(),
+                label: format!("{} white", f.white),
+                cell: None,
+                colour: Some("#fafafa".into()),
+            },
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_show_guesses_and_key_pegs() {
+        let mut g = Mastermind::parse_type("Mastermind").unwrap().unwrap();
+        g.apply_extra("Secret=1234").unwrap();
+        let mv = g.parse_move("1243").unwrap();
+        assert_eq!(selections(&g, mv).len(), 4);
+        g.play(mv);
+        let v = board_view(&g);
+        assert_eq!(v.cells[0].pieces[0].label, "1");
+        assert_eq!(v.cells[2].pieces[0].label, "4");
+        assert!(v.marks.is_empty());
+        let fb = g.parse_move("2B2W").unwrap();
+        g.play(fb);
+        let v = board_view(&g);
+        assert_eq!(v.marks[0].marks.len(), 4);
+        assert_eq!(v.marks[0].label, "2B2W");
+        assert!(v.caption.contains("row 2"), "{}", v.caption);
+    }
+}
