@@ -135,10 +135,24 @@ impl Solver {
                 classes += 1;
             }
         }
-        let table: Vec<u8> = raw.iter().map(|&f| dense[f as usize]).collect();
+        // In place, and polled like the loop above (16M entries at most).
+        let mut table = raw;
+        let mut bits_table: Vec<u16> = if classes <= 16 { vec![0; n * n] } else { Vec::new() };
+        for i in 0..n {
+            if i % 64 == 0 && stop() {
+                return None;
+            }
+            let row = &mut table[i * n..(i + 1) * n];
+            row.iter_mut().for_each(|f| *f = dense[*f as usize]);
+            if classes <= 16 {
+                for (b, &f) in bits_table[i * n..(i + 1) * n].iter_mut().zip(row.iter()) {
+                    *b = 1u16 << f;
+                }
+            }
+        }
         let win = dense[spec.win().index(spec.pegs) as usize];
         let symbols: Vec<u16> = codes.iter().map(|c| c.symbol_set(spec.pegs)).collect();
-        let bits = (classes <= 16).then(|| table.iter().map(|&f| 1u16 << f).collect());
+        let bits = (classes <= 16).then_some(bits_table);
         // K = non-winning feedbacks.
         let k = (classes - 1).max(1) as u64;
         let lb: Vec<u32> = (0..=n)
