@@ -115,9 +115,10 @@ fn turn_number(turn: &str, side: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
-/// At most 100 characters of user text in a message.
+/// At most 100 characters of user text in a message, control characters
+/// shown as `?` (a message is one protocol line).
 pub fn clip(s: &str) -> String {
-    let mut c: String = s.chars().take(100).collect();
+    let mut c: String = s.chars().take(100).map(|c| if c.is_control() { '?' } else { c }).collect();
     if c.len() < s.len() {
         c.push_str("...");
     }
@@ -202,5 +203,9 @@ mod tests {
         );
         assert!(matches!(load("Connect4;InProgress", defaults, &mut rng), Err(LoadError::Invalid(_))));
         assert!(matches!(load("Nope", defaults, &mut rng), Err(LoadError::Invalid(_))));
+        let e = load("Connect4;InProgress;Red[1];\u{1b}[2J", defaults, &mut rng).err().unwrap();
+        // The clipped echo is printable (the game's own message is the
+        // session's to clean).
+        assert!(e.to_string().starts_with("move 1 '?[2J': "), "{e}");
     }
 }
