@@ -80,8 +80,11 @@ pub struct Saves {
 }
 
 impl Saves {
+    /// Also removes stale temporaries left by saves killed midway.
     pub fn new(data_dir: &Path) -> Self {
-        Saves { dir: data_dir.join("saves") }
+        let s = Saves { dir: data_dir.join("saves") };
+        s.remove_stale_temporaries();
+        s
     }
 
     fn path(&self, name: &str) -> PathBuf {
@@ -150,6 +153,10 @@ impl Saves {
     /// Removes temporary files (or links) older than [`STALE_TMP`]: the
     /// leftovers of saves killed midway. Never follows a link.
     pub fn remove_stale_temporaries(&self) {
+        // Never inside a folder reached through a link.
+        if !self.check_dir().unwrap_or(false) {
+            return;
+        }
         let Ok(rd) = fs::read_dir(&self.dir) else { return };
         let now = SystemTime::now();
         for e in rd.filter_map(|e| e.ok()) {
@@ -387,6 +394,10 @@ mod hostile_tests {
         s.save("g", &file("Connect4")).unwrap();
         assert!(!a.exists() && !b.exists());
         assert!(fresh.exists());
+        // At start too.
+        fs::File::options().write(true).open(&fresh).unwrap().set_modified(old).unwrap();
+        Saves::new(&d);
+        assert!(!fresh.exists());
         assert_eq!(fs::read_to_string(&outside).unwrap(), "precious");
         fs::remove_dir_all(&d).unwrap();
     }
