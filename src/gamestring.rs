@@ -93,22 +93,32 @@ fn check_state_and_turn(g: &dyn AnyGame, state: &str, turn: &str) -> Result<(), 
     if !state_ok {
         return Err(LoadError::Invalid(format!("bad GameState '{}'", clip(state))));
     }
-    let turn_ok = sides.iter().any(|s| {
-        turn.len() > s.len()
-            && turn[..s.len()].eq_ignore_ascii_case(s)
-            && turn[s.len()..].starts_with('[')
-            && turn.ends_with(']')
-            && turn[s.len() + 1..turn.len() - 1].parse::<u32>().is_ok_and(|n| n >= 1)
-    });
+    let turn_ok = sides.iter().any(|s| turn_number(turn, s).is_some_and(|n| n >= 1));
     if !turn_ok {
         return Err(LoadError::Invalid(format!("bad Turn '{}': expected like {}[1]", clip(turn), sides[0])));
     }
     Ok(())
 }
 
-/// At most 100 characters of user text in a message.
+/// The number of a Turn field `Side[n]` for side `side` (case-insensitive),
+/// if the field has that form. Char-safe: `turn` is user text and may hold
+/// any character anywhere.
+fn turn_number(turn: &str, side: &str) -> Option<u32> {
+    let head = turn.get(..side.len())?;
+    if !head.eq_ignore_ascii_case(side) {
+        return None;
+    }
+    let digits = turn.get(side.len()..)?.strip_prefix('[')?.strip_suffix(']')?;
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// At most 100 characters of user text in a message, control characters
+/// shown as `?` (a message is one protocol line).
 pub fn clip(s: &str) -> String {
-    let mut c: String = s.chars().take(100).collect();
+    let mut c: String = s.chars().take(100).map(|c| if c.is_control() { '?' } else { c }).collect();
     if c.len() < s.len() {
         c.push_str("...");
     }
@@ -133,6 +143,52 @@ mod tests {
         assert!(check_state_and_turn(g.as_ref(), "Draw", "Red[0]").is_err());
         assert!(check_state_and_turn(g.as_ref(), "Draw", "Red[").is_err());
         assert!(check_state_and_turn(g.as_ref(), "Draw", "Red").is_err());
+        assert!(check_state_and_turn(g.as_ref(), "Draw", "Red[+1]").is_err());
+    }
+
+    /// Issue 10 item 4: a multi-byte character where a side name or the
+    /// turn number is expected was sliced through and panicked.
+    #[test]
+    fn multi_byte_text_is_refused_not_sliced() {
+        let mut rng = StdRng::seed_from_u64(1);
+        for turn in ["Reé[1]", "Red[1٤]", "Yelloé[1]", "Yellow[é]", "é", "Ré", "Red[1]é", "R\u{301}ed[1]"]
+        {
+            for fam in ["Connect4", "Mastermind", "Base"] {
+                let g = registry::new_game(fam).unwrap();
+                assert!(check_state_and_turn(g.as_ref(), "InProgress", turn).is_err(), "{fam} {turn}");
+            }
+            let r = load(&format!("Connect4;InProgress;{turn}"), defaults, &mut rng);
+            assert!(matches!(r, Err(LoadError::Invalid(_))), "{turn}");
+        }
+        for state in ["Reé", "ReéWins", "é", "Blaé"] {
+            let r = load(&format!("Base;{state};White[1]"), defaults, &mut rng);
+            assert!(matches!(r, Err(LoadError::Invalid(_))), "{state}");
+        }
+        // Every valid GameString with a multi-byte character put at any
+        // place loads or is refused, never panics.
+        for valid in [
+            "Connect4;InProgress;Yellow[1];4",
+            "Base+MLP;InProgress;White[2];wS1;bG1 -wS1",
+            "Mastermind+4x6;InProgress;Maker[1];1122",
+            "Mastermind;InProgress;Breaker[2];1122;1B1W;Secret=1234",
+        ] {
+            let cuts: Vec<usize> = valid.char_indices().map(|(i, _)| i).chain([valid.len()]).collect();
+            for &i in &cuts {
+                for ch in ["é", "٤", "\u{1F600}", "\u{301}"] {
+                    let text = format!("{}{ch}{}", &valid[..i], &valid[i..]);
+                    let _ = load(&text, defaults, &mut rng);
+                    let mut replaced = text.clone();
+                    if let Some((j, c)) = valid[i..].char_indices().next() {
+                        replaced = format!("{}{ch}{}", &valid[..i], &valid[i + j + c.len_utf8()..]);
+                    }
+                    let _ = load(&replaced, defaults, &mut rng);
+                }
+            }
+        }
+        for ty in ["Connect4+é", "Connect4+7x٤", "Mastermind+4xé", "Mastermind+é", "Base+é", "Baé", "é;é;é"]
+        {
+            assert!(load(ty, defaults, &mut rng).is_err(), "{ty}");
+        }
     }
 
     #[test]
@@ -147,5 +203,9 @@ mod tests {
         );
         assert!(matches!(load("Connect4;InProgress", defaults, &mut rng), Err(LoadError::Invalid(_))));
         assert!(matches!(load("Nope", defaults, &mut rng), Err(LoadError::Invalid(_))));
+        let e = load("Connect4;InProgress;Red[1];\u{1b}[2J", defaults, &mut rng).err().unwrap();
+        // The clipped echo is printable (the game's own message is the
+        // session's to clean).
+        assert!(e.to_string().starts_with("move 1 '?[2J': "), "{e}");
     }
 }

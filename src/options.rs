@@ -50,8 +50,17 @@ impl OptionSpec {
     }
 
     /// Parses and range-checks a value given as text.
+    /// A value holding a control character (newline, carriage return,
+    /// escape, ...) is refused: option values are echoed on protocol lines.
     pub fn parse_value(&self, text: &str) -> Result<OptionValue, String> {
         let text = text.trim();
+        if text.chars().any(char::is_control) {
+            return Err(format!(
+                "option {} value '{}' holds a control character",
+                self.name,
+                crate::saves::printable(text)
+            ));
+        }
         match &self.kind {
             OptionKind::Bool { .. } => match text.to_ascii_lowercase().as_str() {
                 "true" | "1" | "on" | "yes" => Ok(OptionValue::Bool(true)),
@@ -178,6 +187,20 @@ mod tests {
         let b = OptionSpec::bool("Weak", false, "");
         assert_eq!(b.parse_value("true"), Ok(OptionValue::Bool(true)));
         assert!(b.parse_value("maybe").is_err());
+    }
+
+    /// Issue 10 item 8: `value x\rok\ry` was accepted and echoed.
+    #[test]
+    fn control_characters_are_refused() {
+        let s = OptionSpec::string("Secret", "", "");
+        assert_eq!(s.parse_value("1234"), Ok(OptionValue::Str("1234".into())));
+        assert_eq!(s.parse_value("é٤"), Ok(OptionValue::Str("é٤".into())));
+        for bad in ["x\rok\ry", "a\nok", "\u{1b}[2J", "a\u{0}b", "a\u{85}b"] {
+            let e = s.parse_value(bad).unwrap_err();
+            assert!(e.contains("control character") && !e.chars().any(char::is_control), "{e:?}");
+        }
+        let i = OptionSpec::int("Depth", 8, 1, 42, "");
+        assert!(!i.parse_value("1\r2").unwrap_err().chars().any(char::is_control));
     }
 
     #[test]

@@ -1,10 +1,20 @@
 //! Named saved games: JSON files in `<data-dir>/saves/`, written
 //! atomically (temporary file, then rename).
+//!
+//! The folder is treated as hostile: the temporary file is created
+//! exclusively under an unpredictable name (a planted file or symbolic
+//! link is never followed nor overwritten) and stale ones are removed; only
+//! regular files of bounded size are read, opened without following a
+//! symbolic link and without blocking (a FIFO or a device is refused); a
+//! saves folder that is itself a symbolic link is refused; no field read
+//! from a file may carry a control character, so nothing read can inject a
+//! line into the protocol output.
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +33,13 @@ pub struct SaveFile {
 pub const FORMAT: &str = "meeple-save";
 pub const VERSION: u32 = 1;
 
+/// Largest save file read (a Hive game of 100 000 plies fits).
+pub const MAX_SAVE_BYTES: u64 = 4 << 20;
+/// A temporary file older than this is the leftover of a killed save.
+pub const STALE_TMP: Duration = Duration::from_secs(60);
+/// `saves` lists at most this many saves.
+pub const MAX_LISTED: usize = 1000;
+
 /// Checks a save name: 1..64 of `A-Z a-z 0-9 _ - .`, not starting with `.`.
 pub fn check_name(name: &str) -> Result<(), String> {
     let ok = !name.is_empty()
@@ -34,9 +51,27 @@ pub fn check_name(name: &str) -> Result<(), String> {
     } else {
         Err(format!(
             "bad save name '{}': use 1-64 characters of A-Z a-z 0-9 _ - . not starting with .",
-            name.chars().take(80).collect::<String>()
+            printable(&name.chars().take(80).collect::<String>())
         ))
     }
+}
+
+/// `s` with every control character (newline, carriage return, escape,
+/// ...) shown as `?`: safe to put on one protocol line.
+pub fn printable(s: &str) -> String {
+    s.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
+}
+
+/// The first field of `file` holding a control character, if any.
+fn control_field(file: &SaveFile) -> Option<String> {
+    let bad = |s: &str| s.chars().any(char::is_control);
+    if bad(&file.format) {
+        return Some("format".into());
+    }
+    if bad(&file.game) {
+        return Some("game".into());
+    }
+    file.options.iter().find(|(k, v)| bad(k) || bad(v)).map(|(k, _)| format!("option '{}'", printable(k)))
 }
 
 /// The saves folder of a data directory.
@@ -45,47 +80,158 @@ pub struct Saves {
 }
 
 impl Saves {
+    /// Also removes stale temporaries left by saves killed midway.
     pub fn new(data_dir: &Path) -> Self {
-        Saves { dir: data_dir.join("saves") }
+        let s = Saves { dir: data_dir.join("saves") };
+        s.remove_stale_temporaries();
+        s
     }
 
     fn path(&self, name: &str) -> PathBuf {
         self.dir.join(format!("{name}.json"))
     }
 
-    /// Writes a save atomically.
+    /// The folder must be a real directory, not a symbolic link to
+    /// somewhere else. `Ok(false)` if it does not exist.
+    fn check_dir(&self) -> Result<bool, String> {
+        match fs::symlink_metadata(&self.dir) {
+            Ok(m) if m.is_dir() => Ok(true),
+            Ok(_) => Err(format!("{} is not a directory (a symbolic link is refused)", self.dir.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(format!("cannot use {}: {e}", self.dir.display())),
+        }
+    }
+
+    /// Writes a save atomically: a new temporary file, created exclusively
+    /// (never a planted file or link) under an unpredictable name, then
+    /// renamed over the save (a link there is replaced, not followed).
     pub fn save(&self, name: &str, file: &SaveFile) -> Result<(), String> {
         check_name(name)?;
+        if let Some(field) = control_field(file) {
+            return Err(format!("cannot save '{name}': {field} holds a control character"));
+        }
         fs::create_dir_all(&self.dir).map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
+        self.check_dir()?;
+        self.remove_stale_temporaries();
         let json = serde_json::to_string_pretty(file).map_err(|e| e.to_string())?;
-        let tmp = self.dir.join(format!(".{name}.{}.tmp", std::process::id()));
-        let write = || -> std::io::Result<()> {
-            let mut f = fs::File::create(&tmp)?;
+        let (tmp, mut f) = self.create_temporary(name).map_err(|e| format!("cannot save '{name}': {e}"))?;
+        let write = |f: &mut fs::File| -> std::io::Result<()> {
             f.write_all(json.as_bytes())?;
             f.write_all(b"\n")?;
             f.sync_all()?;
             fs::rename(&tmp, self.path(name))
         };
-        write().map_err(|e| {
+        write(&mut f).map_err(|e| {
             let _ = fs::remove_file(&tmp);
             format!("cannot save '{name}': {e}")
         })
     }
 
+    /// A new file `.<name>.<random>.tmp`, created with `O_EXCL` (which
+    /// never follows a symbolic link): a name taken is retried.
+    fn create_temporary(&self, name: &str) -> std::io::Result<(PathBuf, fs::File)> {
+        let mut last = None;
+        for _ in 0..16 {
+            let tag: u64 = rand::random();
+            let tmp = self.dir.join(format!(".{name}.{tag:016x}.tmp"));
+            let mut o = fs::OpenOptions::new();
+            o.write(true).create_new(true);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::OpenOptionsExt;
+                o.mode(0o644).custom_flags(libc::O_NOFOLLOW);
+            }
+            match o.open(&tmp) {
+                Ok(f) => return Ok((tmp, f)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+                Err(e) => return Err(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| std::io::Error::other("no free temporary name")))
+    }
+
+    /// Removes temporary files (or links) older than [`STALE_TMP`]: the
+    /// leftovers of saves killed midway. Never follows a link.
+    pub fn remove_stale_temporaries(&self) {
+        // Never inside a folder reached through a link.
+        if !self.check_dir().unwrap_or(false) {
+            return;
+        }
+        let Ok(rd) = fs::read_dir(&self.dir) else { return };
+        let now = SystemTime::now();
+        for e in rd.filter_map(|e| e.ok()) {
+            let n = e.file_name();
+            let Some(n) = n.to_str() else { continue };
+            if !(n.starts_with('.') && n.ends_with(".tmp")) {
+                continue;
+            }
+            let Ok(m) = fs::symlink_metadata(e.path()) else { continue };
+            if m.is_dir() {
+                continue;
+            }
+            let old = m
+                .modified()
+                .ok()
+                .and_then(|t| now.duration_since(t).ok())
+                .is_some_and(|age| age >= STALE_TMP);
+            if old {
+                let _ = fs::remove_file(e.path());
+            }
+        }
+    }
+
+    /// The bytes of a save: a regular file of at most [`MAX_SAVE_BYTES`],
+    /// opened without following a link and without blocking.
+    fn read_file(&self, name: &str) -> Result<String, String> {
+        let path = self.path(name);
+        if !self.check_dir()? {
+            return Err(format!("no saved game named '{name}'"));
+        }
+        let mut o = fs::OpenOptions::new();
+        o.read(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+        }
+        let f = o.open(&path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => format!("no saved game named '{name}'"),
+            _ if fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) => {
+                format!("save '{name}' is a symbolic link: refused")
+            }
+            _ => format!("cannot read save '{name}': {e}"),
+        })?;
+        let m = f.metadata().map_err(|e| format!("cannot read save '{name}': {e}"))?;
+        if !m.is_file() {
+            return Err(format!("save '{name}' is not a regular file: refused"));
+        }
+        if m.len() > MAX_SAVE_BYTES {
+            return Err(format!("save '{name}' is too large ({} bytes, at most {MAX_SAVE_BYTES})", m.len()));
+        }
+        let mut bytes = Vec::new();
+        f.take(MAX_SAVE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read save '{name}': {e}"))?;
+        if bytes.len() as u64 > MAX_SAVE_BYTES {
+            return Err(format!("save '{name}' is too large (more than {MAX_SAVE_BYTES} bytes)"));
+        }
+        String::from_utf8(bytes).map_err(|_| format!("save '{name}' is corrupt: not UTF-8"))
+    }
+
     /// Reads and checks a save.
     pub fn load(&self, name: &str) -> Result<SaveFile, String> {
         check_name(name)?;
-        let path = self.path(name);
-        let text = fs::read_to_string(&path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => format!("no saved game named '{name}'"),
-            _ => format!("cannot read save '{name}': {e}"),
-        })?;
-        let file: SaveFile =
-            serde_json::from_str(&text).map_err(|e| format!("save '{name}' is corrupt: {e}"))?;
+        let text = self.read_file(name)?;
+        let file: SaveFile = serde_json::from_str(&text)
+            .map_err(|e| format!("save '{name}' is corrupt: {}", printable(&e.to_string())))?;
+        if let Some(field) = control_field(&file) {
+            return Err(format!("save '{name}' is corrupt: {field} holds a control character"));
+        }
         if file.format != FORMAT || file.version != VERSION {
             return Err(format!(
                 "save '{name}' is not a meeple save of version {VERSION} (format '{}', version {})",
-                file.format, file.version
+                crate::gamestring::clip(&file.format),
+                file.version
             ));
         }
         Ok(file)
@@ -93,6 +239,9 @@ impl Saves {
 
     /// Names of all saves, sorted.
     pub fn list(&self) -> Vec<String> {
+        if !self.check_dir().unwrap_or(false) {
+            return Vec::new();
+        }
         let Ok(rd) = fs::read_dir(&self.dir) else { return Vec::new() };
         let mut v: Vec<String> = rd
             .filter_map(|e| e.ok())
@@ -102,6 +251,34 @@ impl Saves {
             .collect();
         v.sort();
         v
+    }
+
+    /// The lines of the `saves` command: `<name> <GameString>` for each
+    /// save, the GameString the public one of the loaded game (a hidden
+    /// secret is not shown), or `<name> unreadable: <why>`; at most
+    /// [`MAX_LISTED`] saves, then one line telling how many more there are.
+    /// No line holds a control character.
+    pub fn listing(&self) -> Vec<String> {
+        let names = self.list();
+        let mut out: Vec<String> = names
+            .iter()
+            .take(MAX_LISTED)
+            .map(|n| {
+                let shown = self.load(n).and_then(|f| {
+                    crate::gamestring::load_with_defaults(&f.game)
+                        .map(|g| g.game_string())
+                        .map_err(|e| format!("bad game: {e}"))
+                });
+                match shown {
+                    Ok(gs) => printable(&format!("{n} {gs}")),
+                    Err(e) => printable(&format!("{n} unreadable: {e}")),
+                }
+            })
+            .collect();
+        if names.len() > MAX_LISTED {
+            out.push(format!("... and {} more saves not listed", names.len() - MAX_LISTED));
+        }
+        out
     }
 }
 
@@ -151,6 +328,153 @@ mod tests {
                 .unwrap()
                 .ends_with(".tmp"))
         );
+        fs::remove_dir_all(&d).unwrap();
+    }
+}
+
+/// Issue 10 items 6-9: a hostile saves folder.
+#[cfg(all(test, unix))]
+mod hostile_tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+    use std::sync::mpsc::channel;
+
+    fn tempdir(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("meeple-hostile-{tag}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(d.join("saves")).unwrap();
+        d
+    }
+
+    fn file(game: &str) -> SaveFile {
+        SaveFile { format: FORMAT.into(), version: VERSION, game: game.into(), options: BTreeMap::new() }
+    }
+
+    /// Runs `f` on a thread: a hang fails the test instead of blocking it.
+    fn within_a_minute<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(f());
+        });
+        rx.recv_timeout(Duration::from_secs(60)).expect("finished (did not hang)")
+    }
+
+    #[test]
+    fn a_link_in_place_of_the_save_is_replaced_not_followed() {
+        let d = tempdir("link");
+        let outside = d.join("outside.txt");
+        fs::write(&outside, "precious").unwrap();
+        symlink(&outside, d.join("saves/g.json")).unwrap();
+        Saves::new(&d).save("g", &file("Connect4")).unwrap();
+        assert_eq!(fs::read_to_string(&outside).unwrap(), "precious");
+        assert!(fs::symlink_metadata(d.join("saves/g.json")).unwrap().is_file());
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn temporaries_are_new_unpredictable_and_stale_ones_removed() {
+        let d = tempdir("tmp");
+        let s = Saves::new(&d);
+        let outside = d.join("outside.txt");
+        fs::write(&outside, "precious").unwrap();
+        // The old predictable name, planted as a link: never used.
+        symlink(&outside, d.join(format!("saves/.g.{}.tmp", std::process::id()))).unwrap();
+        let (a, _) = s.create_temporary("g").unwrap();
+        let (b, _) = s.create_temporary("g").unwrap();
+        assert_ne!(a, b);
+        s.save("g", &file("Connect4")).unwrap();
+        assert_eq!(fs::read_to_string(&outside).unwrap(), "precious");
+        // Leftovers of killed saves: removed once stale (the planted link
+        // goes too, its target stays), fresh ones kept.
+        let old = SystemTime::now() - STALE_TMP - Duration::from_secs(5);
+        for p in [&a, &b] {
+            fs::File::options().write(true).open(p).unwrap().set_modified(old).unwrap();
+        }
+        let (fresh, _) = s.create_temporary("h").unwrap();
+        s.save("g", &file("Connect4")).unwrap();
+        assert!(!a.exists() && !b.exists());
+        assert!(fresh.exists());
+        // At start too.
+        fs::File::options().write(true).open(&fresh).unwrap().set_modified(old).unwrap();
+        Saves::new(&d);
+        assert!(!fresh.exists());
+        assert_eq!(fs::read_to_string(&outside).unwrap(), "precious");
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn only_bounded_regular_files_are_read() {
+        let d = tempdir("fifo");
+        let st = std::process::Command::new("mkfifo").arg(d.join("saves/fifo.json")).status();
+        let have_fifo = st.is_ok_and(|s| s.success());
+        symlink("/dev/zero", d.join("saves/zero.json")).unwrap();
+        let outside = d.join("outside.json");
+        fs::write(&outside, serde_json::to_string(&file("Connect4")).unwrap()).unwrap();
+        symlink(&outside, d.join("saves/out.json")).unwrap();
+        fs::write(d.join("saves/big.json"), vec![b' '; MAX_SAVE_BYTES as usize + 1]).unwrap();
+        let dd = d.clone();
+        let (fifo, zero, out, big, listing) = within_a_minute(move || {
+            let s = Saves::new(&dd);
+            (s.load("fifo"), s.load("zero"), s.load("out"), s.load("big"), s.listing())
+        });
+        if have_fifo {
+            assert!(fifo.unwrap_err().contains("not a regular file"));
+        }
+        assert!(zero.unwrap_err().contains("symbolic link"));
+        assert!(out.unwrap_err().contains("symbolic link"));
+        assert!(big.unwrap_err().contains("too large"));
+        assert!(listing.iter().all(|l| l.contains(" unreadable: ")), "{listing:?}");
+        assert_eq!(listing.len(), 3 + have_fifo as usize);
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_saves_folder_that_is_a_link_is_refused() {
+        let d = tempdir("dirlink");
+        let elsewhere = d.join("elsewhere");
+        fs::create_dir_all(&elsewhere).unwrap();
+        fs::remove_dir(d.join("saves")).unwrap();
+        symlink(&elsewhere, d.join("saves")).unwrap();
+        let s = Saves::new(&d);
+        assert!(s.save("g", &file("Connect4")).is_err());
+        assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+        fs::write(elsewhere.join("x.json"), serde_json::to_string(&file("Connect4")).unwrap()).unwrap();
+        assert!(s.load("x").is_err());
+        assert!(s.list().is_empty());
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn control_characters_in_a_file_are_refused() {
+        let d = tempdir("ctl");
+        let s = Saves::new(&d);
+        let mut f = file("Connect4;InProgress;Yellow[1];4\nok\nbestmove 1");
+        assert!(s.save("g", &f).unwrap_err().contains("control character"));
+        fs::write(d.join("saves/g.json"), serde_json::to_string(&f).unwrap()).unwrap();
+        let e = s.load("g").unwrap_err();
+        assert!(e.contains("'game' holds a control character") || e.contains("game holds a control"), "{e}");
+        f.game = "Connect4".into();
+        f.options.insert("Strategy".into(), "x\rok\ry".into());
+        fs::write(d.join("saves/h.json"), serde_json::to_string(&f).unwrap()).unwrap();
+        assert!(s.load("h").unwrap_err().contains("control character"));
+        let listing = s.listing();
+        assert_eq!(listing.len(), 2);
+        assert!(listing.iter().all(|l| !l.chars().any(char::is_control) && l.contains("unreadable")));
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn the_listing_shows_public_game_strings() {
+        let d = tempdir("list");
+        let s = Saves::new(&d);
+        s.save("mm", &file("Mastermind;InProgress;Breaker[2];1122;1B1W;Secret=1234")).unwrap();
+        s.save("c4", &file("Connect4;InProgress;Yellow[1];4")).unwrap();
+        s.save("bad", &file("Connect4;InProgress;Yellow[1];9")).unwrap();
+        let listing = s.listing();
+        assert_eq!(listing[0].split_once(' ').unwrap().0, "bad");
+        assert!(listing[0].starts_with("bad unreadable: "), "{listing:?}");
+        assert_eq!(listing[1], "c4 Connect4;InProgress;Yellow[1];4");
+        assert_eq!(listing[2], "mm Mastermind;InProgress;Breaker[2];1122;1B1W");
         fs::remove_dir_all(&d).unwrap();
     }
 }

@@ -119,3 +119,28 @@ fn huge_variants_do_not_list_every_code() {
     let m = e.engine_move();
     assert_eq!(m.len(), 8);
 }
+
+/// Issue 9 item 5 for Mastermind: `stop` ends every strategy's search
+/// (`optimal` ran on for up to 1.1 s), with a legal guess.
+#[test]
+fn stop_ends_every_strategy() {
+    let mut e = Engine::start("mm-stop");
+    for strategy in ["entropy", "random", "knuth", "genetic", "mostparts", "expected", "optimal"] {
+        e.cmd(&format!("setoption name Mastermind.Strategy value {strategy}"));
+        for ty in ["Mastermind+4x8", "Mastermind+6x9"] {
+            e.one(&format!("newgame {ty}"));
+            e.send("go infinite");
+            e.send("stop");
+            let r = e.read_reply();
+            let m = r
+                .last()
+                .and_then(|l| l.strip_prefix("bestmove "))
+                .or_else(|| r.iter().rev().find_map(|l| l.strip_prefix("bestmove ")));
+            let m = m.unwrap_or_else(|| panic!("{strategy} {ty}: {r:?}")).to_string();
+            // stop's own ok
+            assert_eq!(e.read_reply(), vec!["ok".to_string()]);
+            let gs = e.one(&format!("play {m}"));
+            assert!(gs.contains(";InProgress;"), "{strategy} {ty}: {gs}");
+        }
+    }
+}

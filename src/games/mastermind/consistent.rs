@@ -104,13 +104,9 @@ pub fn for_each_consistent(spec: &Spec, rows: &[Row], f: &mut dyn FnMut(Code) ->
 }
 
 /// Every code consistent with `rows`.
+#[cfg(test)]
 pub fn consistent_codes(spec: &Spec, rows: &[Row]) -> Vec<Code> {
-    let mut out = Vec::new();
-    for_each_consistent(spec, rows, &mut |c| {
-        out.push(c);
-        ControlFlow::Continue(())
-    });
-    out
+    some_consistent(spec, rows, usize::MAX).0
 }
 
 /// Up to `limit` consistent codes, and whether there are more.

@@ -273,3 +273,44 @@ fn analyze_counts_and_splits() {
     let lines = g.analyze("", &mut ctx).unwrap();
     assert!(lines[1].starts_with("codes ") && lines[1].contains("1135"), "{lines:?}");
 }
+
+/// Issue 9 item 5 / issue 10 item 1: a search stopped before it starts
+/// still gives a legal guess, for every strategy, on small and large
+/// variants, with and without a history, and so does a 1 ms deadline.
+#[test]
+fn every_strategy_answers_a_stopped_search_with_a_legal_guess() {
+    let mut rng = StdRng::seed_from_u64(11);
+    for ty in ["Mastermind+3x3", "Mastermind", "Mastermind+4x8", "Mastermind+6x9", "Mastermind+8x10"] {
+        for spec in Mastermind::strategies() {
+            for history in [0, 2] {
+                let mut g = Mastermind::parse_type(ty).unwrap().unwrap();
+                g.configure(&options(&[]), &mut rng);
+                let mut p = (spec.make)(&options(&[("Strategy", spec.name)]));
+                for _ in 0..history {
+                    let guess = Mastermind::random_code(g.spec(), &mut rng);
+                    g.play(MmMove::Guess(guess));
+                    let fb = engine_move(p.as_mut(), &g, &mut rng);
+                    g.play(fb);
+                }
+                for limits in [None, Some(std::time::Duration::from_millis(1))] {
+                    let o = options(&[]);
+                    let mut report = |_r: crate::search::Report| {};
+                    let flag = StopFlag::new();
+                    if limits.is_none() {
+                        flag.stop();
+                    }
+                    let l = Limits { movetime: limits, ..Limits::default() };
+                    let mut ctx = SearchCtx::new(l, &o, &mut rng, flag, &mut report);
+                    let m = p.choose(&g, &mut ctx);
+                    // The breaker's turn: any code of the variant is legal.
+                    assert!(
+                        matches!(m, MmMove::Guess(c) if g.spec().is_code(c)),
+                        "{ty} {} {history}: {}",
+                        spec.name,
+                        text(&g, m)
+                    );
+                }
+            }
+        }
+    }
+}

@@ -24,7 +24,7 @@ use super::super::Mastermind;
 use super::super::code::{Code, score_packed};
 use super::super::consistent::Row;
 use super::super::spec::Spec;
-use super::{Breaker, opener};
+use super::{Breaker, StopCheck, opener};
 use crate::search::SearchCtx;
 
 pub struct Genetic {
@@ -63,6 +63,21 @@ impl Fitness {
     }
 }
 
+/// A random code not in `taken` when one turns up in a bounded number of
+/// draws, else any random code (a duplicate only costs diversity). The
+/// population never exceeds the number of codes, so on tiny variants a free
+/// code is usually found; the bound is what makes the loop finish.
+fn fresh_code(spec: &Spec, taken: &HashSet<Code>, rng: &mut StdRng) -> Code {
+    let mut c = Mastermind::random_code(spec, rng);
+    for _ in 0..64 {
+        if !taken.contains(&c) {
+            break;
+        }
+        c = Mastermind::random_code(spec, rng);
+    }
+    c
+}
+
 fn tournament(pop: &[Code], fit: &[u32], rng: &mut StdRng) -> Code {
     let i = rng.random_range(0..pop.len());
     let j = rng.random_range(0..pop.len());
@@ -71,8 +86,17 @@ fn tournament(pop: &[Code], fit: &[u32], rng: &mut StdRng) -> Code {
 
 impl Genetic {
     /// Evolves populations until `want` or more eligible codes (at most
-    /// `max_eligible` are kept) are found or the generations run out.
-    pub fn eligible(&self, spec: &Spec, rows: &[Row], rng: &mut StdRng, want: usize) -> Vec<Code> {
+    /// `max_eligible` are kept) are found, the generations run out or
+    /// `stop` says so (checked every generation). Also returns the fittest
+    /// code seen, a sound guess when no eligible one turned up.
+    pub fn eligible(
+        &self,
+        spec: &Spec,
+        rows: &[Row],
+        rng: &mut StdRng,
+        want: usize,
+        stop: &StopCheck,
+    ) -> (Vec<Code>, Code) {
         let p = spec.pegs as usize;
         let fitness = Fitness {
             pegs: spec.pegs,
@@ -87,9 +111,13 @@ impl Genetic {
         let mut eligible: Vec<Code> = Vec::new();
         let mut seen: HashSet<Code> = HashSet::new();
         let mut fit = vec![0u32; pop.len()];
+        let mut fittest = (u32::MAX, pop[0]);
         for generation in 0.. {
             for (f, &c) in fit.iter_mut().zip(&pop) {
                 *f = fitness.of(spec, c);
+                if *f < fittest.0 {
+                    fittest = (*f, c);
+                }
                 if *f == 0 && eligible.len() < self.max_eligible && seen.insert(c) {
                     eligible.push(c);
                 }
@@ -98,6 +126,7 @@ impl Genetic {
             if eligible.len() >= self.max_eligible
                 || (generation + 1 >= self.generations && enough)
                 || generation >= HARD_GENERATIONS
+                || stop.hit()
             {
                 break;
             }
@@ -119,6 +148,13 @@ impl Genetic {
                     y[lo..hi].copy_from_slice(&a[lo..hi]);
                 }
                 for mut child in [x, y] {
+                    // Children come in pairs: the second of the last pair
+                    // may find the population full (and, when the variant
+                    // has no more codes than the population, no code left
+                    // to replace a duplicate with).
+                    if next.len() >= pop.len() {
+                        break;
+                    }
                     if rng.random_bool(0.03) {
                         let i = rng.random_range(0..p);
                         child[i] = rng.random_range(0..spec.symbols());
@@ -133,19 +169,19 @@ impl Genetic {
                         let j = rng.random_range(0..p);
                         child[i.min(j)..=i.max(j)].reverse();
                     }
-                    let mut c = Code::from_pegs(&child);
-                    while !spec.is_code(c) || in_next.contains(&c) {
-                        c = Mastermind::random_code(spec, rng);
-                    }
-                    if next.len() < pop.len() {
-                        in_next.insert(c);
-                        next.push(c);
-                    }
+                    let c = Code::from_pegs(&child);
+                    let c = if spec.is_code(c) && !in_next.contains(&c) {
+                        c
+                    } else {
+                        fresh_code(spec, &in_next, rng)
+                    };
+                    in_next.insert(c);
+                    next.push(c);
                 }
             }
             pop = next;
         }
-        eligible
+        (eligible, fittest.1)
     }
 
     /// The eligible code leaving the fewest eligible codes on average.
@@ -172,10 +208,87 @@ impl Breaker for Genetic {
         if rows.is_empty() {
             return opener(spec);
         }
-        let eligible = self.eligible(spec, rows, ctx.rng, 1);
+        let stop = StopCheck::of(ctx);
+        let (eligible, fittest) = self.eligible(spec, rows, ctx.rng, 1, &stop);
         ctx.nodes += eligible.len() as u64;
-        Genetic::pick(spec, &eligible)
-            .or_else(|| super::super::consistent::first_consistent(spec, rows))
-            .unwrap_or_else(|| opener(spec))
+        Genetic::pick(spec, &eligible).unwrap_or_else(|| {
+            // Stopped before any code fitted every row: the fittest code
+            // seen; otherwise the search gave up and the first consistent
+            // code is found by enumeration.
+            match stop.hit() {
+                true => fittest,
+                false => super::super::consistent::first_consistent(spec, rows).unwrap_or(fittest),
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+
+    use super::*;
+    use crate::options::OptionValues;
+    use crate::search::{Limits, StopFlag};
+
+    /// Random rows answered truthfully for a random secret.
+    fn position(spec: &Spec, rng: &mut StdRng, rows: usize) -> Vec<Row> {
+        let secret = Mastermind::random_code(spec, rng);
+        (0..rows)
+            .map(|_| {
+                let g = Mastermind::random_code(spec, rng);
+                Row { guess: g, feedback: spec.score(g, secret) }
+            })
+            .collect()
+    }
+
+    /// Issue 10 item 1: the refill of the population never finished when
+    /// the variant had an odd number of codes, no more than the population.
+    #[test]
+    fn finishes_on_every_small_variant() {
+        let variants = [
+            "Mastermind+4x3",
+            "Mastermind+3x3",
+            "Mastermind+2x5",
+            "Mastermind+3x5",
+            "Mastermind+2x9",
+            "Mastermind+2x4+blanks",
+            "Mastermind+1x2",
+            "Mastermind+1x3",
+            "Mastermind+2x2",
+            "Mastermind+3x4+norepeat",
+            "Mastermind+2x3+norepeat",
+            "Mastermind+5x5",
+        ];
+        let mut rng = StdRng::seed_from_u64(10);
+        for v in variants {
+            let spec: Spec = v.parse().unwrap();
+            for _ in 0..20 {
+                let n = rng.random_range(0..4);
+                let rows = position(&spec, &mut rng, n);
+                let (found, fittest) =
+                    Genetic::default().eligible(&spec, &rows, &mut rng, 1, &StopCheck::never());
+                assert!(spec.is_code(fittest), "{v}");
+                for c in &found {
+                    assert!(rows.iter().all(|r| spec.score(r.guess, *c) == r.feedback), "{v}: {c:?}");
+                }
+                // A consistent code always exists (the secret): found.
+                assert!(!found.is_empty(), "{v} {rows:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_stopped_search_still_gives_a_code() {
+        let spec: Spec = "Mastermind+8x10".parse().unwrap();
+        let mut rng = StdRng::seed_from_u64(3);
+        let rows = position(&spec, &mut rng, 3);
+        let flag = StopFlag::new();
+        flag.stop();
+        let options = OptionValues::default();
+        let mut report = |_| {};
+        let mut ctx = SearchCtx::new(Limits::default(), &options, &mut rng, flag, &mut report);
+        let g = Genetic::default().guess(&spec, &rows, &mut ctx);
+        assert!(spec.is_code(g));
     }
 }

@@ -10,7 +10,7 @@ use super::super::consistent::first_consistent;
 use super::super::spec::Spec;
 use super::super::symmetry::Symmetry;
 use super::genetic::Genetic;
-use super::{Breaker, DecisionCache, Knowledge, opener};
+use super::{Breaker, DecisionCache, Knowledge, StopCheck, opener};
 use crate::search::SearchCtx;
 
 /// How a split is scored.
@@ -46,20 +46,44 @@ const OPENER_ABOVE: u64 = 10_000;
 const SAMPLE_LIMIT: usize = 20_000;
 
 /// The best guess by `rule` for the possible codes `set` after `rows`,
-/// with `universe` = every code when small enough.
-pub fn best_guess(spec: &Spec, rule: Rule, rows: &[Row], set: &[Code], universe: Option<&[Code]>) -> Code {
-    if set.len() <= 2 {
+/// with `universe` = every code when small enough. `stop` is polled before
+/// each candidate: once it hits, the best candidate scored so far is
+/// returned (the first possible code if none was).
+pub fn best_guess(
+    spec: &Spec,
+    rule: Rule,
+    rows: &[Row],
+    set: &[Code],
+    universe: Option<&[Code]>,
+    stop: &StopCheck,
+) -> Code {
+    if set.len() <= 2 || stop.hit() {
         return set[0];
     }
     let guesses: Vec<Code> = rows.iter().map(|r| r.guess).collect();
     let sym = Symmetry::of_position(spec, &guesses, set);
+    // Listing the candidates can take a while too: `stop` is polled.
+    let going = |i: usize| i % 64 != 63 || !stop.hit();
     let candidates = match universe {
-        Some(u) => sym.filter(u),
+        Some(u) if sym.is_trivial() => u.to_vec(),
+        Some(u) => u
+            .iter()
+            .enumerate()
+            .take_while(|&(i, _)| going(i))
+            .map(|(_, &c)| c)
+            .filter(|&c| sym.is_canonical(c))
+            .collect(),
         None => {
             // Too many codes to try them all: a sample of the possible
             // codes, each replaced by the representative of its class.
             let step = (set.len() / 2000).max(1);
-            let mut v: Vec<Code> = set.iter().step_by(step).map(|&c| sym.canonical(c)).collect();
+            let mut v: Vec<Code> = set
+                .iter()
+                .step_by(step)
+                .enumerate()
+                .take_while(|&(i, _)| going(i))
+                .map(|(_, &c)| sym.canonical(c))
+                .collect();
             v.sort_unstable();
             v.dedup();
             v
@@ -80,6 +104,9 @@ pub fn best_guess(spec: &Spec, rule: Rule, rows: &[Row], set: &[Code], universe:
         let mut counts = vec![0u32; spec.feedback_slots()];
         let mut best: Option<Choice> = None;
         for &g in cands {
+            if stop.hit() {
+                break;
+            }
             counts.iter_mut().for_each(|c| *c = 0);
             let gm = spec.multiset(g);
             if narrow {
@@ -165,6 +192,7 @@ impl Heuristic {
 impl Breaker for Heuristic {
     fn guess(&mut self, spec: &Spec, rows: &[Row], ctx: &mut SearchCtx) -> Code {
         let key = (*spec, rows.to_vec());
+        let stop = StopCheck::of(ctx);
         if self.use_cache
             && let Some(&c) = self.cache.get(&key)
         {
@@ -181,23 +209,25 @@ impl Breaker for Heuristic {
         let g = if fixed_opener {
             opener(spec)
         } else {
-            match self.know.possible(spec, rows) {
+            match self.know.possible(spec, rows, &stop) {
                 Some([]) => opener(spec),
-                Some(set) => best_guess(spec, self.rule, rows, set, universe),
+                Some(set) => best_guess(spec, self.rule, rows, set, universe, &stop),
                 None if rows.is_empty() => opener(spec),
                 // Too many possible codes to list: the rule chooses among
                 // consistent codes found by the genetic search.
                 None => {
-                    let mut found = Genetic::default().eligible(spec, rows, ctx.rng, 1);
+                    let (mut found, fittest) = Genetic::default().eligible(spec, rows, ctx.rng, 1, &stop);
                     found.sort_unstable();
-                    match found.is_empty() {
-                        true => first_consistent(spec, rows).unwrap_or_else(|| opener(spec)),
-                        false => best_guess(spec, self.rule, rows, &found, None),
+                    match (found.is_empty(), stop.hit()) {
+                        (true, true) => fittest,
+                        (true, false) => first_consistent(spec, rows).unwrap_or(fittest),
+                        (false, _) => best_guess(spec, self.rule, rows, &found, None, &stop),
                     }
                 }
             }
         };
-        if self.use_cache {
+        // A guess cut short by `stop` is not the rule's choice: not kept.
+        if self.use_cache && !stop.hit() {
             self.cache.insert(key, g);
         }
         g

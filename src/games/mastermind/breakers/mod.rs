@@ -9,12 +9,14 @@ mod random;
 use std::collections::HashMap;
 
 use super::code::Code;
-use super::consistent::{Row, consistent_codes, some_consistent};
+use std::ops::ControlFlow;
+
+use super::consistent::{Row, for_each_consistent};
 use super::maker;
 use super::spec::Spec;
 use super::{Mastermind, MmMove};
 use crate::game::StrategySpec;
-use crate::search::{Player, SearchCtx};
+use crate::search::{Player, SearchCtx, StopFlag};
 
 pub use heuristic::{Heuristic, Rule};
 
@@ -97,8 +99,8 @@ pub struct Knowledge {
 
 impl Knowledge {
     /// The possible codes after `rows`, or `None` if there are too many to
-    /// list.
-    pub fn possible(&mut self, spec: &Spec, rows: &[Row]) -> Option<&[Code]> {
+    /// list (or `stop` hit while they were listed afresh).
+    pub fn possible(&mut self, spec: &Spec, rows: &[Row], stop: &StopCheck) -> Option<&[Code]> {
         let same = self.spec == Some(*spec) && rows.starts_with(&self.rows) && self.set.is_some();
         if same {
             if let Some(set) = self.set.as_mut() {
@@ -106,14 +108,24 @@ impl Knowledge {
                     set.retain(|&c| spec.score(r.guess, c) == r.feedback);
                 }
             }
-        } else if spec.code_count() <= ENUM_LIMIT {
-            self.set = Some(consistent_codes(spec, rows));
+            self.rows = rows.to_vec();
         } else {
-            let (v, more) = some_consistent(spec, rows, ENUM_LIMIT as usize);
-            self.set = (!more).then_some(v);
+            let limit = if spec.code_count() <= ENUM_LIMIT { usize::MAX } else { ENUM_LIMIT as usize };
+            let mut out = Vec::new();
+            let mut cut = false;
+            for_each_consistent(spec, rows, &mut |c| {
+                if out.len() == limit || (out.len() % 4096 == 4095 && stop.hit()) {
+                    cut = true;
+                    return ControlFlow::Break(());
+                }
+                out.push(c);
+                ControlFlow::Continue(())
+            });
+            // A list cut short is not remembered.
+            self.set = (!cut).then_some(out);
+            self.spec = self.set.as_ref().map(|_| *spec);
+            self.rows = rows.to_vec();
         }
-        self.spec = Some(*spec);
-        self.rows = rows.to_vec();
         self.set.as_deref()
     }
 }
@@ -131,6 +143,36 @@ pub fn opener(spec: &Spec) -> Code {
         (0..p).map(|i| ((i / 2) as u8).min(n - 1)).collect()
     };
     Code::from_pegs(&pegs)
+}
+
+/// A `Send + Sync` copy of a search's stop conditions, for inner loops
+/// (also on helper threads): true once `stop` arrived, the deadline
+/// passed, or (fixed when made) the node budget was already spent.
+#[derive(Clone, Debug)]
+pub struct StopCheck {
+    flag: StopFlag,
+    deadline: Option<std::time::Instant>,
+    spent: bool,
+}
+
+impl StopCheck {
+    pub fn of(ctx: &SearchCtx) -> StopCheck {
+        StopCheck {
+            flag: ctx.stop_flag().clone(),
+            deadline: ctx.remaining().map(|r| std::time::Instant::now() + r),
+            spent: ctx.limits.nodes.is_some_and(|n| ctx.nodes >= n),
+        }
+    }
+
+    /// Never stops.
+    #[cfg(test)]
+    pub fn never() -> StopCheck {
+        StopCheck { flag: StopFlag::new(), deadline: None, spent: false }
+    }
+
+    pub fn hit(&self) -> bool {
+        self.spent || self.flag.is_stopped() || self.deadline.is_some_and(|d| std::time::Instant::now() >= d)
+    }
 }
 
 /// Memo of a deterministic strategy's answers, by history.

@@ -26,7 +26,7 @@ use super::super::consistent::Row;
 use super::super::spec::Spec;
 use super::super::symmetry::Symmetry;
 use super::heuristic::{Heuristic, Rule};
-use super::{Breaker, Knowledge};
+use super::{Breaker, Knowledge, StopCheck};
 use crate::search::SearchCtx;
 
 /// Largest variant the solver takes on (the table has n^2 bytes).
@@ -99,7 +99,14 @@ pub struct Solver {
 
 impl Solver {
     /// `None` if the variant has more than [`SOLVER_LIMIT`] codes.
+    #[cfg(test)]
     pub fn new(spec: &Spec) -> Option<Solver> {
+        Solver::new_until(spec, &mut || false)
+    }
+
+    /// [`Solver::new`], or `None` as soon as `stop` says so (polled every
+    /// row of the table).
+    pub fn new_until(spec: &Spec, stop: &mut dyn FnMut() -> bool) -> Option<Solver> {
         if spec.code_count() > SOLVER_LIMIT {
             return None;
         }
@@ -111,6 +118,9 @@ impl Solver {
         let mut raw = vec![0u8; n * n];
         let mut seen = vec![false; slots];
         for i in 0..n {
+            if i % 16 == 0 && stop() {
+                return None;
+            }
             for j in 0..n {
                 let f = super::super::code::score_packed(spec.pegs, codes[i].0, ms[i], codes[j].0, ms[j]);
                 raw[i * n + j] = f;
@@ -125,10 +135,24 @@ impl Solver {
                 classes += 1;
             }
         }
-        let table: Vec<u8> = raw.iter().map(|&f| dense[f as usize]).collect();
+        // In place, and polled like the loop above (16M entries at most).
+        let mut table = raw;
+        let mut bits_table: Vec<u16> = if classes <= 16 { vec![0; n * n] } else { Vec::new() };
+        for i in 0..n {
+            if i % 64 == 0 && stop() {
+                return None;
+            }
+            let row = &mut table[i * n..(i + 1) * n];
+            row.iter_mut().for_each(|f| *f = dense[*f as usize]);
+            if classes <= 16 {
+                for (b, &f) in bits_table[i * n..(i + 1) * n].iter_mut().zip(row.iter()) {
+                    *b = 1u16 << f;
+                }
+            }
+        }
         let win = dense[spec.win().index(spec.pegs) as usize];
         let symbols: Vec<u16> = codes.iter().map(|c| c.symbol_set(spec.pegs)).collect();
-        let bits = (classes <= 16).then(|| table.iter().map(|&f| 1u16 << f).collect());
+        let bits = (classes <= 16).then_some(bits_table);
         // K = non-winning feedbacks.
         let k = (classes - 1).max(1) as u64;
         let lb: Vec<u32> = (0..=n)
@@ -235,7 +259,12 @@ impl Solver {
     /// `small` codes and refined by counting the class sizes otherwise; or
     /// the answer at once when a guess splits the set into singletons.
     #[inline(never)]
-    fn scan_bits(&mut self, set: &[u16], budget: u32) -> Result<Vec<u64>, Result<u32, u32>> {
+    fn scan_bits(
+        &mut self,
+        set: &[u16],
+        budget: u32,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Result<Vec<u64>, Result<u32, u32>> {
         let n = self.n;
         let m = set.len() as u32;
         let bits = self.bits.as_ref().expect("bit table");
@@ -277,7 +306,12 @@ impl Solver {
             self.allowed.insert(forbidden, list);
         }
         let allowed = &self.allowed[&forbidden];
-        for &g in allowed {
+        let mut stopped = false;
+        for (k, &g) in allowed.iter().enumerate() {
+            if k % 256 == 255 && stop() {
+                stopped = true;
+                break;
+            }
             let g = g as usize;
             let x = self.masks[g];
             let classes = pop(x);
@@ -310,18 +344,31 @@ impl Solver {
             }
             cands.push((((bound * 2 + 1 - possible) as u64) << 16) | g as u64);
         }
+        if stopped {
+            self.aborted = true;
+            return Err(Err(budget));
+        }
         Ok(cands)
     }
 
     /// Candidate guesses of any set with their bounds `n + sum of class
     /// bounds`; or the answer at once (singleton splits).
     #[inline(never)]
-    fn scan_large(&mut self, set: &[u16], budget: u32) -> Result<Vec<u64>, Result<u32, u32>> {
+    fn scan_large(
+        &mut self,
+        set: &[u16],
+        budget: u32,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Result<Vec<u64>, Result<u32, u32>> {
         let n = set.len();
         let n32 = n as u32;
         let mut counts = vec![0u32; self.classes];
         // Singleton split by a possible code: optimal.
-        for &g in set {
+        for (k, &g) in set.iter().enumerate() {
+            if k % 64 == 63 && stop() {
+                self.aborted = true;
+                return Err(Err(budget));
+            }
             counts.iter_mut().for_each(|c| *c = 0);
             let row = &self.table[g as usize * self.n..(g as usize + 1) * self.n];
             if set.iter().all(|&s| {
@@ -337,6 +384,10 @@ impl Solver {
         }
         let mut cands = Vec::new();
         for g in 0..self.n {
+            if g % 64 == 63 && stop() {
+                self.aborted = true;
+                return Err(Err(budget));
+            }
             counts.iter_mut().for_each(|c| *c = 0);
             let row = &self.table[g * self.n..(g + 1) * self.n];
             for &s in set {
@@ -381,14 +432,15 @@ impl Solver {
             _ => {}
         }
         self.nodes += 1;
-        if self.nodes.is_multiple_of(1024) && stop() {
+        if self.aborted || stop() {
             self.aborted = true;
-        }
-        if self.aborted {
             return Err(budget);
         }
-        let scanned =
-            if self.bits.is_some() { self.scan_bits(set, budget) } else { self.scan_large(set, budget) };
+        let scanned = if self.bits.is_some() {
+            self.scan_bits(set, budget, stop)
+        } else {
+            self.scan_large(set, budget, stop)
+        };
         let mut cands = match scanned {
             Ok(c) => c,
             Err(r) => return r,
@@ -469,23 +521,24 @@ impl Default for Optimal {
 
 impl Breaker for Optimal {
     fn guess(&mut self, spec: &Spec, rows: &[Row], ctx: &mut SearchCtx) -> Code {
+        let stop = StopCheck::of(ctx);
         if self.solver.as_ref().is_none_or(|s| s.spec() != spec) {
-            self.solver = Solver::new(spec);
-            if self.solver.is_none() {
+            self.solver = Solver::new_until(spec, &mut || stop.hit());
+            if self.solver.is_none() && spec.code_count() > SOLVER_LIMIT {
                 log::info!("optimal: {spec} is too large for the exact solver; playing 'expected'");
             }
         }
         let Some(solver) = self.solver.as_mut() else {
             return self.fallback.guess(spec, rows, ctx);
         };
-        let set: Vec<u16> = match self.know.possible(spec, rows) {
+        let set: Vec<u16> = match self.know.possible(spec, rows, &stop) {
             Some(s) => s.iter().filter_map(|&c| solver.index_of(c)).collect(),
             None => Vec::new(),
         };
         let history: Vec<Code> = rows.iter().map(|r| r.guess).collect();
         let before = solver.nodes;
         let found = {
-            let mut stop = || ctx.should_stop();
+            let mut stop = || stop.hit();
             solver.solve_set(&set, &history, &mut stop)
         };
         ctx.nodes += solver.nodes - before;
