@@ -581,6 +581,9 @@ fn fuzzed_commands_get_one_reply_each_and_errors_change_nothing() {
          {control} replies echoing a control character"
     );
     assert!(searches > 0 && errors > 0);
+    // No reply carries a control character from the input (an ESC of
+    // the user's text, say): every echoed text is cleaned.
+    assert_eq!(control, 0, "replies echoing a control character");
     e.send("quit");
     assert_eq!(e.close(), 0);
 }

@@ -159,10 +159,7 @@ fn a_hostile_saves_folder_neither_hangs_nor_escapes() {
 }
 
 /// Item 9: `saves` must not show the secret of a game in progress.
-/// Needs the session's `saves` to print `Saves::listing` (the lead's
-/// part); `Saves::listing` itself is tested in `src/saves.rs`.
 #[test]
-#[ignore = "until the session's `saves` calls Saves::listing (issue 10 item 9, lead)"]
 fn saves_hide_the_secret() {
     let mut e = Engine::start("hard-secret");
     e.cmd("setoption name Secret value 1234");

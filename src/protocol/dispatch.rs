@@ -153,15 +153,9 @@ impl<W: Write + Send + 'static> Session<W> {
             }
             Command::Save(name) => self.save(&name),
             Command::Load(name) => self.load(&name),
-            Command::Saves => Ok(self
-                .saves
-                .list()
-                .into_iter()
-                .map(|n| match self.saves.load(&n) {
-                    Ok(f) => clean(&format!("{n} {}", f.game)),
-                    Err(e) => clean(&format!("{n} unreadable: {e}")),
-                })
-                .collect()),
+            // Each save's public GameString: a secret of a game in progress
+            // is not shown; unreadable files say why, on one clean line.
+            Command::Saves => Ok(self.saves.listing().iter().map(|l| clean(l)).collect()),
             Command::Query(q) => {
                 let g = self.game_ref()?;
                 let answer = match q {
