@@ -89,7 +89,7 @@ impl Hive {
     pub fn set_repetition_draw(&mut self, on: bool) {
         self.repetitions = on.then(|| {
             let mut m = std::collections::HashMap::new();
-            m.insert(self.key, 1);
+            m.insert(self.key ^ stun_key(self.last_moved), 1);
             m
         });
     }
@@ -231,7 +231,9 @@ impl Hive {
         self.ply += 1;
         self.outcome = if mv.is_pass() { None } else { self.compute_outcome() };
         if let Some(r) = &mut self.repetitions {
-            let n = r.entry(k).or_insert(0);
+            // The stunned piece is not part of a repeated position (as
+            // nokamute counts them).
+            let n = r.entry(k ^ stun_key(self.last_moved)).or_insert(0);
             *n = n.saturating_add(1);
             if *n >= 3 && self.outcome.is_none() {
                 self.outcome = Some(Outcome::Draw);
@@ -242,12 +244,13 @@ impl Hive {
     /// Takes back the last move.
     #[inline]
     pub fn unmake(&mut self, mv: Move) {
+        let rk = self.key ^ stun_key(self.last_moved);
         if let Some(r) = &mut self.repetitions
-            && let Some(n) = r.get_mut(&self.key)
+            && let Some(n) = r.get_mut(&rk)
         {
             *n -= 1;
             if *n == 0 {
-                r.remove(&self.key);
+                r.remove(&rk);
             }
         }
         let mut k = self.key ^ SIDE_KEY ^ stun_key(self.last_moved);
