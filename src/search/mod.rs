@@ -5,6 +5,8 @@
 pub mod alloc;
 pub mod negamax;
 pub mod perft;
+pub mod pvs;
+pub mod tt;
 
 use std::cell::Cell;
 use std::fmt;

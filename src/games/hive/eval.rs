@@ -1,80 +1,316 @@
-//! A static evaluation of Hive positions for the `alphabeta` player:
-//! pressure on each queen, pieces pinned by the One Hive rule, beetles on
-//! top, and the mobility of the side to move.
+//! The static evaluation of Hive positions and the move-ordering hints of
+//! the `alphabeta` player's search.
+//!
+//! Terms, each computed for both colours alike (so swapping the colours
+//! of a position negates its score): pressure on each queen (occupied
+//! neighbours, an enemy neighbour or a pinned friend counting double a
+//! friend that can leave), how many enemy pieces able to travel far (ants,
+//! and mosquitoes or ladybugs) threaten the queen's free cells, a beetle
+//! on a queen, a pillbug (or a mosquito beside it) guarding its own queen,
+//! the mobility of each piece by bug (pinned, covered or boxed-in crawlers
+//! count for nothing), and the pieces still in hand. All weights are in
+//! [`W`].
 
 use super::Hive;
-use super::hex::{NOWHERE, nb};
-use super::movegen::CountSink;
+use super::hex::{Cell, NOWHERE, ccw, cw, nb};
 use super::mv::Move;
-use super::piece::{Bug, PER_SIDE, Piece, bug, colour};
-use crate::search::negamax::Evaluator;
+use super::piece::{Bug, NO_PIECE, PER_SIDE, PIECES, Piece, bug, colour};
+use crate::search::pvs::Heuristics;
 
-/// The evaluator of `alphabeta`.
-pub struct HiveEval;
-
-/// Occupied neighbours of `side`'s queen (0 while in hand).
-fn queen_pressure(g: &Hive, side: usize) -> i32 {
-    let c = g.board.cell[side * PER_SIDE];
-    if c == NOWHERE {
-        return 0;
-    }
-    (0..6).filter(|&d| g.board.occupied(nb(c, d))).count() as i32
+/// The weights of the evaluation, in one place.
+pub struct Weights {
+    /// Value of a movable piece of each bug (index `Bug as usize`); a
+    /// mosquito takes the best value of its neighbours.
+    pub mobile: [i32; 8],
+    /// Value of a piece of each bug still in hand.
+    pub hand: [i32; 8],
+    /// Penalty by queen pressure in half-neighbours (0..=12).
+    pub pressure: [i32; 13],
+    /// Per free queen cell an enemy far-traveller could fill (only when
+    /// the queen has at least three neighbours).
+    pub threat: i32,
+    /// Enemy beetle on top of the queen.
+    pub beetle_on_queen: i32,
+    /// Enemy beetle (or mosquito on top) next to the queen.
+    pub beetle_near_queen: i32,
+    /// Own pillbug power next to the queen.
+    pub pillbug_guard: i32,
+    /// The queen itself can move.
+    pub queen_free: i32,
 }
 
-impl Evaluator<Hive> for HiveEval {
-    fn evaluate(&self, g: &Hive) -> i32 {
-        let b = &g.board;
-        let me = g.side();
-        let opp = 1 - me;
-        let mut v = 0;
-        // Pressure on the queens grows faster near the end.
-        let press = |n: i32| n * n * 12 + n * 20;
-        v += press(queen_pressure(g, opp)) - press(queen_pressure(g, me));
-        // Pinned pieces cannot help; beetles on top are strong.
-        let pinned = g.articulation_mask();
-        for p in 0..(2 * PER_SIDE) as Piece {
-            if !b.on_board(p) {
-                continue;
-            }
-            let sign = if colour(p) == me { 1 } else { -1 };
-            let c = b.cell[p as usize];
-            if b.top_at(c) != p {
-                v -= sign * 15; // buried
-                continue;
-            }
-            if b.h(c) == 1 && pinned >> p & 1 != 0 {
-                v -= sign
-                    * match bug(p) {
-                        Bug::Ant => 25,
-                        Bug::Queen => 10,
-                        _ => 12,
-                    };
-            }
-            if b.h(c) > 1 {
-                v += sign * 20;
+pub const W: Weights = Weights {
+    //       Q   S   B   G   A   M   L   P
+    mobile: [8, 5, 12, 6, 16, 14, 11, 8],
+    hand: [0, 2, 4, 2, 5, 5, 4, 3],
+    pressure: [0, 6, 14, 24, 38, 56, 80, 110, 150, 200, 260, 330, 420],
+    threat: 10,
+    beetle_on_queen: 70,
+    beetle_near_queen: 14,
+    pillbug_guard: 40,
+    queen_free: 10,
+};
+
+/// The evaluator and move-ordering hints of the `alphabeta` player.
+pub struct HiveEval;
+
+/// True if a lone ground piece at `c` can slide to some neighbour
+/// (freedom to move, keeping contact).
+#[inline]
+fn can_slide(g: &Hive, c: Cell) -> bool {
+    let b = &g.board;
+    (0..6).any(|d| !b.occupied(nb(c, d)) && (b.occupied(nb(c, ccw(d))) != b.occupied(nb(c, cw(d)))))
+}
+
+/// The score from White's point of view.
+pub fn evaluate_white(g: &Hive) -> i32 {
+    let b = &g.board;
+    let pinned = g.articulation_mask();
+    let queen_cell = [b.cell[0], b.cell[PER_SIDE]];
+    let queen_down = [queen_cell[0] != NOWHERE, queen_cell[1] != NOWHERE];
+    let mut score = [0i32; 2];
+    // Movable flags and far-travellers per colour.
+    let mut movable = 0u32;
+    let mut far = [0i32; 2];
+    for p in 0..PIECES as Piece {
+        let s = colour(p);
+        let c = b.cell[p as usize];
+        if c == NOWHERE {
+            score[s] += W.hand[bug(p) as usize];
+            continue;
+        }
+        if b.top_at(c) != p || !queen_down[s] {
+            continue;
+        }
+        let h = b.h(c);
+        let mut kind = bug(p);
+        if kind == Bug::Mosquito {
+            kind = if h > 1 {
+                Bug::Beetle
+            } else {
+                // The best bug it can copy.
+                let mut best = Bug::Queen;
+                for d in 0..6 {
+                    let n = nb(c, d);
+                    if b.occupied(n) {
+                        let k = bug(b.top_at(n));
+                        if k != Bug::Mosquito && W.mobile[k as usize] > W.mobile[best as usize] {
+                            best = k;
+                        }
+                    }
+                }
+                best
             }
         }
-        // Mobility of the side to move.
-        let mut count = CountSink(0);
-        g.generate(&mut count);
-        v + (count.0 as i32).min(60)
+        let free = h > 1
+            || (pinned >> p & 1 == 0
+                && match kind {
+                    Bug::Queen | Bug::Spider | Bug::Ant | Bug::Pillbug => can_slide(g, c),
+                    _ => true,
+                });
+        if !free {
+            continue;
+        }
+        movable |= 1 << p;
+        let mut v = W.mobile[kind as usize];
+        if h > 1 {
+            v *= 2;
+        }
+        score[s] += v;
+        if matches!(kind, Bug::Ant | Bug::Ladybug) || (kind == Bug::Beetle && h > 1) {
+            far[s] += 1;
+        }
+    }
+    for s in 0..2 {
+        let q = queen_cell[s];
+        if q == NOWHERE {
+            continue;
+        }
+        let e = 1 - s;
+        let mut halves = 0;
+        let mut occupied = 0;
+        let mut guard = false;
+        for d in 0..6 {
+            let n = nb(q, d);
+            if !b.occupied(n) {
+                continue;
+            }
+            occupied += 1;
+            let t = b.top_at(n);
+            let tb = bug(t);
+            if colour(t) == e {
+                halves += 2;
+                if b.h(n) > 1 || tb == Bug::Beetle {
+                    score[e] += W.beetle_near_queen;
+                }
+            } else {
+                halves += if movable >> t & 1 != 0 { 1 } else { 2 };
+                if b.h(q) == 1
+                    && b.h(n) == 1
+                    && (tb == Bug::Pillbug
+                        || (tb == Bug::Mosquito
+                            && (0..6).any(|k| {
+                                let m = nb(n, k);
+                                b.occupied(m) && bug(b.top_at(m)) == Bug::Pillbug
+                            })))
+                    && t != g.stunned()
+                {
+                    guard = true;
+                }
+            }
+        }
+        score[s] -= W.pressure[halves.min(12)];
+        if b.h(q) > 1 {
+            score[s] -= W.beetle_on_queen;
+        }
+        if guard {
+            score[s] += W.pillbug_guard;
+        }
+        if occupied >= 3 {
+            score[s] -= W.threat * far[e].min(6 - occupied);
+        }
+        if movable & 1 << (s * PER_SIDE) != 0 {
+            score[s] += W.queen_free;
+        }
+    }
+    score[0] - score[1]
+}
+
+/// True if `c` is next to `q` (q may be [`NOWHERE`]).
+#[inline]
+fn next_to(q: Cell, c: Cell) -> bool {
+    q != NOWHERE && (0..6).any(|d| nb(q, d) == c)
+}
+
+impl Heuristics<Hive> for HiveEval {
+    fn evaluate(&self, g: &Hive) -> i32 {
+        let v = evaluate_white(g);
+        if g.side() == 0 { v } else { -v }
     }
 
-    /// Moves next to the opponent's queen first, then other moves, then
-    /// placements.
-    fn order_moves(&self, g: &Hive, moves: &mut [Move]) {
-        let opp_q = g.board.cell[(1 - g.side()) * PER_SIDE];
-        let near = |m: &Move| opp_q != NOWHERE && (0..6).any(|d| nb(opp_q, d) == m.to);
-        moves.sort_by_key(|m| {
+    /// Moves onto the enemy queen's ring first, then moves of a piece off
+    /// our own queen's ring, other moves, placements; moves that leave the
+    /// enemy queen or crowd our own last.
+    fn order(&self, g: &Hive, moves: &[Move], out: &mut Vec<i32>) {
+        let me = g.side();
+        let own_q = g.board.cell[me * PER_SIDE];
+        let opp_q = g.board.cell[(1 - me) * PER_SIDE];
+        out.extend(moves.iter().map(|m| {
             if m.is_pass() {
-                3
-            } else if near(m) {
-                0
-            } else if m.is_placement() {
-                2
-            } else {
-                1
+                return 0;
             }
-        });
+            let mut s = 0;
+            if next_to(opp_q, m.to) {
+                s += 3000;
+                if bug(m.piece) == Bug::Beetle {
+                    s += 200;
+                }
+            }
+            if m.to == opp_q {
+                s += 3500;
+            }
+            if m.from != NOWHERE {
+                s += 100;
+                if next_to(own_q, m.from) && !next_to(own_q, m.to) {
+                    s += 1500;
+                }
+                if next_to(opp_q, m.from) {
+                    s -= 1000;
+                }
+                if colour(m.piece) != me {
+                    // A throw of an enemy piece.
+                    s += if next_to(own_q, m.from) { 1200 } else { -200 };
+                }
+            }
+            if next_to(own_q, m.to) {
+                s -= 600;
+            }
+            s
+        }));
+    }
+
+    fn history_slot(&self, m: Move) -> usize {
+        if m.piece == NO_PIECE { 0 } else { (m.piece as usize) << 10 | m.to as usize & 1023 }
+    }
+
+    /// Moves that touch a queen's ring are never reduced.
+    fn reducible(&self, g: &Hive, m: Move) -> bool {
+        let qs = [g.board.cell[0], g.board.cell[PER_SIDE]];
+        !qs.iter().any(|&q| next_to(q, m.to) || next_to(q, m.from) || m.from == q)
+    }
+
+    /// A move that leaves a queen one cell from surrounded (its fifth
+    /// neighbour arrives).
+    fn extend(&self, g: &Hive, m: Move) -> bool {
+        let b = &g.board;
+        !m.is_pass()
+            && !b.occupied(m.to)
+            && [b.cell[0], b.cell[PER_SIDE]]
+                .iter()
+                .any(|&q| next_to(q, m.to) && !next_to(q, m.from) && b.occupied_neighbours(q) == 4)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The same position with the colours (and the side to move) swapped.
+    fn swapped(g: &Hive) -> Hive {
+        let mut h = Hive::new(g.expansions());
+        let flip = |p: Piece| if colour(p) == 0 { p + PER_SIDE as Piece } else { p - PER_SIDE as Piece };
+        for c in g.board.occupied_cells() {
+            for &p in g.board.stack(c).iter().rev() {
+                h.board.push(flip(p), c);
+            }
+        }
+        h.set_position_meta(g.ply() + 1, if g.stunned() == NO_PIECE { NO_PIECE } else { flip(g.stunned()) });
+        h
+    }
+
+    #[test]
+    fn swapping_colours_negates_the_score() {
+        let mut rng = StdRng::seed_from_u64(11);
+        let mut checked = 0;
+        for game in 0..30 {
+            let t = if game % 2 == 0 { "Base+MLP" } else { "Base" };
+            let mut g = Hive::from_game_string(t).unwrap();
+            for _ in 0..rng.random_range(2..60) {
+                let v = g.moves();
+                if v.is_empty() || g.outcome().is_some() {
+                    break;
+                }
+                g.play(v[rng.random_range(0..v.len())]);
+            }
+            if g.outcome().is_some() {
+                continue;
+            }
+            let s = swapped(&g);
+            assert_eq!(evaluate_white(&s), -evaluate_white(&g));
+            assert_eq!(HiveEval.evaluate(&s), HiveEval.evaluate(&g));
+            checked += 1;
+        }
+        assert!(checked > 10);
+    }
+
+    #[test]
+    fn pressure_on_a_queen_is_bad_for_its_side() {
+        use crate::games::hive::hex::ORIGIN;
+        // White's queen at the origin, Black's to its east with three
+        // more white ants around it.
+        let mut g = Hive::from_game_string("Base").unwrap();
+        let bq = nb(ORIGIN, 2);
+        g.board.push(0, ORIGIN);
+        g.board.push(PER_SIDE as Piece, bq);
+        for (i, d) in [1usize, 3, 2].into_iter().enumerate() {
+            g.board.push(8 + i as Piece, nb(bq, d));
+        }
+        g.set_position_meta(10, NO_PIECE);
+        let v = evaluate_white(&g);
+        assert!(v > 0, "{v}");
+        assert_eq!(evaluate_white(&swapped(&g)), -v);
     }
 }

@@ -18,6 +18,7 @@ mod players;
 mod render;
 #[cfg(test)]
 mod rules_tests;
+mod searchbench;
 mod view;
 
 pub use board::Board;
@@ -26,7 +27,7 @@ pub use mv::Move;
 pub use piece::{Bug, Expansions, NO_PIECE, PER_SIDE, Piece, bug, colour, parse_piece, piece_name};
 
 use crate::game::{Game, MoveError, Outcome, Side, StrategySpec};
-use crate::options::OptionSpec;
+use crate::options::{OptionSpec, OptionValues};
 use movegen::VecSink;
 
 /// A Hive position with what is needed to take moves back.
@@ -38,9 +39,14 @@ pub struct Hive {
     /// The piece moved (or placed, or thrown) by the last ply: it may not
     /// move, be thrown or use the pillbug power now.
     last_moved: Piece,
-    /// `last_moved` before each ply played.
-    history: Vec<Piece>,
+    /// `last_moved` and the key before each ply played.
+    history: Vec<(Piece, u64)>,
     outcome: Option<Outcome>,
+    /// Zobrist key of the position, updated by `make`/`unmake`.
+    key: u64,
+    /// With the `RepetitionDraw` rule: how many times each position
+    /// occurred in this game (a third occurrence is a draw).
+    repetitions: Option<std::collections::HashMap<u64, u8>>,
 }
 
 /// A 64-bit mix (SplitMix64's finaliser) for the Zobrist keys.
@@ -68,7 +74,60 @@ const SIDE_KEY: u64 = 0x5DEE_CE66_D1CE_4E5B;
 impl Hive {
     /// The empty board of a game type.
     pub fn new(exp: Expansions) -> Hive {
-        Hive { board: Board::new(), exp, ply: 0, last_moved: NO_PIECE, history: Vec::new(), outcome: None }
+        Hive {
+            board: Board::new(),
+            exp,
+            ply: 0,
+            last_moved: NO_PIECE,
+            history: Vec::new(),
+            outcome: None,
+            key: 0,
+            repetitions: None,
+        }
+    }
+
+    /// Turns the `RepetitionDraw` rule on or off (before any move).
+    pub fn set_repetition_draw(&mut self, on: bool) {
+        self.repetitions = on.then(|| {
+            let mut m = std::collections::HashMap::new();
+            m.insert(self.key ^ stun_key(self.last_moved), 1);
+            m
+        });
+    }
+
+    /// Keys of the positions before this one, earliest first.
+    pub fn prior_keys(&self) -> impl Iterator<Item = u64> + '_ {
+        self.history.iter().map(|h| h.1)
+    }
+
+    /// Sets the ply count and the stunned piece of a position built piece
+    /// by piece (tests).
+    #[cfg(test)]
+    pub(crate) fn set_position_meta(&mut self, ply: usize, stunned: Piece) {
+        self.ply = ply;
+        self.last_moved = stunned;
+        self.key = self.scratch_key();
+        self.outcome = self.compute_outcome();
+    }
+
+    /// True if a position repeated three times ends the game in a draw.
+    pub fn repetition_draw(&self) -> bool {
+        self.repetitions.is_some()
+    }
+
+    /// The Zobrist key computed from scratch (the incremental one must
+    /// equal it).
+    #[cfg(test)]
+    fn scratch_key(&self) -> u64 {
+        let b = &self.board;
+        let mut h = stun_key(self.last_moved) ^ if self.side() == 1 { SIDE_KEY } else { 0 };
+        for c in b.occupied_cells() {
+            let stack = b.stack(c);
+            for (i, &p) in stack.iter().rev().enumerate() {
+                h ^= key(p, c, i as u8);
+            }
+        }
+        h
     }
 
     pub fn expansions(&self) -> Expansions {
@@ -153,7 +212,8 @@ impl Hive {
     /// Makes a move (legal, not checked).
     #[inline]
     pub fn make(&mut self, mv: Move) {
-        self.history.push(self.last_moved);
+        self.history.push((self.last_moved, self.key));
+        let mut k = self.key ^ SIDE_KEY ^ stun_key(self.last_moved);
         if mv.is_pass() {
             self.last_moved = NO_PIECE;
         } else {
@@ -161,26 +221,56 @@ impl Hive {
             if mv.from != NOWHERE {
                 let q = self.board.pop(mv.from);
                 debug_assert_eq!(p, q);
+                k ^= key(p, mv.from, self.board.h(mv.from));
             }
+            k ^= key(p, mv.to, self.board.h(mv.to));
             self.board.push(p, mv.to);
             self.last_moved = p;
+            k ^= stun_key(p);
         }
+        self.key = k;
         self.ply += 1;
         self.outcome = if mv.is_pass() { None } else { self.compute_outcome() };
+        if let Some(r) = &mut self.repetitions {
+            // The stunned piece is not part of a repeated position (as
+            // nokamute counts them).
+            let n = r.entry(k ^ stun_key(self.last_moved)).or_insert(0);
+            *n = n.saturating_add(1);
+            if *n >= 3 && self.outcome.is_none() {
+                self.outcome = Some(Outcome::Draw);
+            }
+        }
     }
 
     /// Takes back the last move.
     #[inline]
     pub fn unmake(&mut self, mv: Move) {
+        let rk = self.key ^ stun_key(self.last_moved);
+        if let Some(r) = &mut self.repetitions
+            && let Some(n) = r.get_mut(&rk)
+        {
+            *n -= 1;
+            if *n == 0 {
+                r.remove(&rk);
+            }
+        }
+        let mut k = self.key ^ SIDE_KEY ^ stun_key(self.last_moved);
         if !mv.is_pass() {
             let _p = self.board.pop(mv.to);
             debug_assert_eq!(_p, mv.piece);
+            k ^= key(mv.piece, mv.to, self.board.h(mv.to));
             if mv.from != NOWHERE {
+                k ^= key(mv.piece, mv.from, self.board.h(mv.from));
                 self.board.push(mv.piece, mv.from);
             }
         }
-        self.last_moved = self.history.pop().unwrap_or(NO_PIECE);
+        let (last, before) = self.history.pop().unwrap_or((NO_PIECE, 0));
+        self.last_moved = last;
+        self.key = k ^ stun_key(self.last_moved);
+        debug_assert_eq!(self.key, before);
         self.ply -= 1;
+        // The position before a move was never over (or it was a draw by
+        // repetition that the rules recorded: play stops there).
         self.outcome = None;
     }
 }
@@ -243,19 +333,11 @@ impl Game for Hive {
         self.outcome
     }
 
-    /// Zobrist-style key of every piece at its cell and level, the side
-    /// to move and the stunned piece (computed on demand: perft and the
-    /// rules never need it).
+    /// Zobrist key of every piece at its cell and level, the side to
+    /// move and the stunned piece, kept up to date by `play`/`undo`.
+    #[inline]
     fn hash(&self) -> u64 {
-        let b = &self.board;
-        let mut h = stun_key(self.last_moved) ^ if self.side() == 1 { SIDE_KEY } else { 0 };
-        for c in b.occupied_cells() {
-            let stack = b.stack(c);
-            for (i, &p) in stack.iter().rev().enumerate() {
-                h ^= key(p, c, i as u8);
-            }
-        }
-        h
+        self.key
     }
 
     fn parse_move(&self, s: &str) -> Result<Move, MoveError> {
@@ -310,7 +392,17 @@ impl Game for Hive {
         vec![
             OptionSpec::choice("Strategy", names[0], &names, "Hive AI player"),
             OptionSpec::int("Depth", 3, 1, 20, "search depth of alphabeta when bestmove/go gives none"),
+            OptionSpec::int("Skill", 20, 0, 20, "strength of alphabeta: 20 full, 0 random moves"),
+            OptionSpec::bool(
+                "RepetitionDraw",
+                false,
+                "a position repeated three times is a draw (applies from the next newgame)",
+            ),
         ]
+    }
+
+    fn configure(&mut self, options: &OptionValues, _rng: &mut rand::rngs::StdRng) {
+        self.set_repetition_draw(options.get_bool("RepetitionDraw").unwrap_or(false));
     }
 
     fn strategies() -> Vec<StrategySpec<Self>> {
@@ -322,7 +414,8 @@ impl Game for Hive {
     }
 
     /// `meeple bench hive [--depth N] [GameType|GameString...]`: perft of
-    /// every game type (or of the given positions), timed.
+    /// every game type (or of the given positions), timed; with
+    /// `--search`, the AI's search of fixed positions to a fixed depth.
     fn bench(args: &[String], out: &mut dyn std::io::Write) -> Result<(), String> {
         perft::bench(args, out)
     }
@@ -349,6 +442,98 @@ mod tests {
         assert_eq!(a, b);
         assert_ne!(a, c);
         assert_ne!(hash_of("Base;wS1"), hash_of("Base;wG1"));
+    }
+
+    /// The incremental key equals the key computed from scratch along
+    /// random games, through moves and take-backs.
+    #[test]
+    fn incremental_key_matches_scratch_key() {
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(5);
+        for t in ["Base", "Base+MLP", "Base+P", "Base+M"] {
+            for _ in 0..8 {
+                let mut g = Hive::from_game_string(t).unwrap();
+                let mut played = Vec::new();
+                for _ in 0..150 {
+                    if g.outcome().is_some() {
+                        break;
+                    }
+                    let v = g.moves();
+                    let m = v[rng.random_range(0..v.len())];
+                    g.play(m);
+                    played.push(m);
+                    assert_eq!(g.hash(), g.scratch_key());
+                    if rng.random_range(0..4) == 0 {
+                        let m = played.pop().unwrap();
+                        g.undo(m);
+                        assert_eq!(g.hash(), g.scratch_key());
+                    }
+                }
+                while let Some(m) = played.pop() {
+                    g.undo(m);
+                    assert_eq!(g.hash(), g.scratch_key());
+                }
+                assert_eq!(g.hash(), 0);
+            }
+        }
+    }
+
+    /// Moves both queens out and back `rounds` times from `start` (or
+    /// until the game ends); returns the game and the moves played.
+    fn shuttle(start: &str, repetition_draw: bool, rounds: usize) -> (Hive, Vec<Move>) {
+        let mut g = Hive::from_game_string(start).unwrap();
+        g.set_repetition_draw(repetition_draw);
+        let mut played = Vec::new();
+        let queen_move = |g: &Hive, q: Piece| g.moves().into_iter().find(|m| m.piece == q).unwrap();
+        let back = |g: &Hive, m: Move| {
+            g.moves().into_iter().find(|x| x.piece == m.piece && x.from == m.to && x.to == m.from).unwrap()
+        };
+        'outer: for _ in 0..rounds {
+            let a = queen_move(&g, 0);
+            let b = {
+                g.play(a);
+                let b = queen_move(&g, PER_SIDE as Piece);
+                g.undo(a);
+                b
+            };
+            let mut step = |g: &mut Hive, m: Move| {
+                g.play(m);
+                played.push(m);
+                g.outcome().is_some()
+            };
+            if step(&mut g, a) || step(&mut g, b) {
+                break 'outer;
+            }
+            let a2 = back(&g, a);
+            if step(&mut g, a2) {
+                break 'outer;
+            }
+            let b2 = back(&g, b);
+            if step(&mut g, b2) {
+                break 'outer;
+            }
+        }
+        (g, played)
+    }
+
+    #[test]
+    fn threefold_repetition_is_a_draw_only_with_the_option() {
+        let start = "Base;wS1;bS1 wS1-;wQ -wS1;bQ bS1-";
+        let (mut g, played) = shuttle(start, true, 5);
+        // The start position is seen after 0, 4 and 8 moves of shuttling.
+        assert_eq!(g.outcome(), Some(Outcome::Draw));
+        assert_eq!(played.len(), 8);
+        assert_eq!(crate::registry::state_string(&g), "Draw");
+        assert!(g.moves().is_empty());
+        // Taking the drawing move back resumes the game.
+        g.undo(*played.last().unwrap());
+        assert_eq!(g.outcome(), None);
+        assert!(!g.moves().is_empty());
+        // Without the option the shuttle goes on.
+        let (g2, played2) = shuttle(start, false, 5);
+        assert_eq!(g2.outcome(), None);
+        assert_eq!(played2.len(), 20);
     }
 
     #[test]

@@ -19,12 +19,17 @@ const REFERENCE: [(&str, [u64; 5]); 2] =
 #[derive(Parser, Debug)]
 #[command(
     name = "bench hive",
-    about = "Hive perft from the empty board of each game type (all eight by default)"
+    about = "Hive perft from the empty board of each game type (all eight by default); \
+             with --search, the AI's search of fixed positions to a fixed depth"
 )]
 struct BenchArgs {
-    /// Plies to count.
+    /// Plies to count (perft) or to search (--search; default 5 for both).
     #[arg(long, short, default_value_t = 5)]
     depth: u32,
+    /// Search positions instead of counting them: opening, middle, base-middle and
+    /// tactics by default (names or GameStrings); prints nodes, time, nodes/s.
+    #[arg(long)]
+    search: bool,
     /// Game types or GameStrings (default: all eight game types).
     positions: Vec<String>,
 }
@@ -34,6 +39,9 @@ struct BenchArgs {
 pub fn bench(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let argv = std::iter::once("bench hive".to_string()).chain(args.iter().cloned());
     let a = BenchArgs::try_parse_from(argv).map_err(|e| e.to_string())?;
+    if a.search {
+        return super::searchbench::bench(a.depth.clamp(1, 64), &a.positions, out);
+    }
     let positions = if a.positions.is_empty() { Expansions::all_types() } else { a.positions };
     let mut bad = 0;
     for p in &positions {

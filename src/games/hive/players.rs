@@ -1,5 +1,5 @@
-//! Hive AI players: `random` and `alphabeta` (negamax with the
-//! [`HiveEval`] evaluation).
+//! Hive AI players: `random` and `alphabeta` (principal-variation search
+//! with the [`HiveEval`] evaluation).
 
 use rand::seq::IndexedRandom;
 
@@ -8,14 +8,15 @@ use super::eval::HiveEval;
 use super::mv::Move;
 use crate::game::StrategySpec;
 use crate::options::OptionValues;
-use crate::search::negamax;
+use crate::search::pvs::{self, Settings};
+use crate::search::tt::Tt;
 use crate::search::{Player, SearchCtx, legal_moves};
 
 pub fn strategies() -> Vec<StrategySpec<Hive>> {
     vec![
         StrategySpec {
             name: "alphabeta",
-            help: "negamax alpha-beta on queen pressure, pinned pieces and mobility",
+            help: "principal-variation search with a transposition table on queen pressure and mobility by bug",
             make: |o| Box::new(AlphaBeta::new(o)),
         },
         StrategySpec { name: "random", help: "uniform among legal moves", make: |_| Box::new(Random) },
@@ -32,26 +33,79 @@ impl Player<Hive> for Random {
     }
 }
 
-/// Iterative-deepening alpha-beta to the `Depth` option (or the requested
-/// depth; as deep as time allows under a time limit).
+/// Iterative-deepening principal-variation search ([`pvs`]) with a
+/// transposition table of `Hash` MB (allocated at the first search, kept
+/// between moves, dropped on `newgame`), `Threads` threads (lazy SMP) and
+/// the strength set by `Skill`.
 pub struct AlphaBeta {
     depth: u32,
+    tt: Option<Tt>,
 }
 
 impl AlphaBeta {
     pub fn new(o: &OptionValues) -> Self {
-        AlphaBeta { depth: o.get_int("Depth").unwrap_or(3).clamp(1, 20) as u32 }
+        AlphaBeta { depth: o.get_int("Depth").unwrap_or(3).clamp(1, 20) as u32, tt: None }
     }
+
+    /// The table of `mb` MB, allocated now if needed; halves the size
+    /// until the machine can give it.
+    fn table(&mut self, mb: usize) -> &Tt {
+        if self.tt.as_ref().is_none_or(|t| t.megabytes() != mb) {
+            self.tt = None;
+            let mut size = mb.max(1);
+            loop {
+                match Tt::new(size) {
+                    Ok(t) => {
+                        self.tt = Some(t);
+                        break;
+                    }
+                    Err(e) if size > 1 => {
+                        log::warn!("hive table: {e}; trying {} MB", size / 2);
+                        size /= 2;
+                    }
+                    Err(e) => {
+                        log::warn!("hive table: {e}");
+                        break;
+                    }
+                }
+            }
+        }
+        self.tt.get_or_insert_with(|| Tt::new(0).expect("a one-bucket table"))
+    }
+}
+
+/// How deep and how noisy a `Skill` level plays: 20 is full strength;
+/// below, the depth is capped at 1 + skill / 4 and each root move's score
+/// gets up to (20 - skill) x 12 of random noise; 0 plays a random move.
+pub fn skill_limits(skill: i64) -> (Option<u32>, i32) {
+    let s = skill.clamp(0, 20);
+    if s >= 20 { (None, 0) } else { (Some(1 + s as u32 / 4), (20 - s as i32) * 12) }
 }
 
 impl Player<Hive> for AlphaBeta {
     fn choose(&mut self, pos: &Hive, ctx: &mut SearchCtx) -> Move {
+        let skill = ctx.options.get_int("Skill").unwrap_or(20);
+        if skill <= 0 {
+            ctx.nodes += 1;
+            return *legal_moves(pos).choose(ctx.rng).unwrap_or(&Move::PASS);
+        }
+        let (cap, noise) = skill_limits(skill);
         let depth = match (ctx.limits.depth, ctx.limits.movetime.is_some() || ctx.limits.infinite) {
             (Some(d), _) => d,
             (None, true) => 64,
+            (None, false) if ctx.limits.nodes.is_some() => 64,
             (None, false) => ctx.options.get_int("Depth").map_or(self.depth, |d| d.clamp(1, 20) as u32),
         };
-        negamax::search(pos, &HiveEval, ctx, depth.max(1)).map(|f| f.best).unwrap_or(Move::PASS)
+        let depth = cap.map_or(depth, |c| depth.min(c)).max(1);
+        let threads = ctx.options.get_int("Threads").unwrap_or(1).clamp(1, 64) as usize;
+        let mb = ctx.options.get_int("Hash").unwrap_or(64).clamp(1, 1 << 20) as usize;
+        let settings = Settings { max_depth: depth, threads, prior: pos.prior_keys().collect(), noise };
+        let tt = self.table(mb);
+        pvs::search(pos, &HiveEval, tt, ctx, &settings).map(|f| f.best).unwrap_or(Move::PASS)
+    }
+
+    fn reset(&mut self) {
+        self.tt = None;
     }
 }
 
@@ -86,6 +140,115 @@ mod tests {
             h.play(m);
             assert_eq!(h.outcome(), Some(Outcome::Win(1)), "depth {depth}: {}", g.format_move(m));
         }
+    }
+
+    /// Wins in one move (found by `go depth 3` on random games).
+    const WIN_IN_ONE: [&str; 2] = [
+        r"Base+MLP;InProgress;Black[20];wB1;bP \wB1;wQ wB1\;bB1 -bP;wB2 wQ-;bL \bP;wL \wB2;bQ bP/;wL bQ\;bM \bL;wL \wB2;bB2 bQ/;wS1 wB2\;bA1 -bB1;wS2 wB2/;bA1 /bM;wM wS1-;bM /bB1;wL wS2\;bS1 \bB2;wM wL-;bA1 bB1\;wA1 wM-;bM -wS2;wP /wQ;bM wB1;wA1 wS1\;bG1 \bS1;wA1 bB2-;bS2 bS1/;wG1 wA1\;bG2 -bG1;wM wQ\;bM bA1;wG2 wG1/;bA2 -bL;wA2 wP\;bA2 wG2\;wG3 -wS2",
+        r"Base+MLP;InProgress;Black[21];wB1;bP \wB1;wQ wB1\;bB1 -bP;wB2 wQ-;bL \bP;wL \wB2;bQ bP/;wL bQ\;bM \bL;wL \wB2;bB2 bQ/;wS1 wB2\;bA1 -bB1;wS2 wB2/;bA1 /bM;wM wS1-;bM /bB1;wL wS2\;bS1 \bB2;wM wL-;bA1 bB1\;wA1 wM-;bM -wS2;wP /wQ;bM wB1;wA1 wS1\;bG1 \bS1;wA1 bB2-;bS2 bS1/;wG1 wA1\;bG2 -bG1;wM wQ\;bM bA1;wG2 wG1/;bA2 -bL;wA2 wP\;bA2 wG2\;wG3 -wS2;bA2 wS1\;wG1 wG2/",
+    ];
+
+    /// Wins in two moves of the side to move.
+    const WIN_IN_TWO: [&str; 3] = [
+        r"Base+MLP;InProgress;White[13];wS1;bA1 \wS1;wQ wS1-;bL bA1/;wS2 wQ/;bQ -bL;wL wS2\;bB1 bL/;wB1 wL-;bB2 -bQ;wG1 wQ\;bB2 /bQ;wM wB1\;bM \bQ;wB2 /wM;bS1 /bM;wP wB1/;bG1 \bM;wA1 wS2/;bS2 /bB2;wG2 /wB2;bP bG1/;wA1 -bS1;bA2 bP\",
+        r"Base+MLP;InProgress;White[46];wP;bS1 -wP;wL wP\;bP -bS1;wA1 wL-;bQ \bP;wQ wA1\;bS2 -bQ;wS1 /wQ;bL \bQ;wS2 wQ\;bM bQ/;wA2 wS2-;bL -bS2;wM wQ/;bA1 bL\;wA3 wM-;bM \bS1;wA3 wA2/;bA1 bS2\;wA3 wA2\;bA2 bA1\;wM /bA2;bQ \wP;wB1 wS1\;bQ -bM;wB1 wS2\;bA3 \bQ;wG1 wM\;bL -bA3;wB2 /wL;bA3 wA3\;wA2 \wA1;bA1 wA3/;wA2 /wB1;bA3 /wM;wB2 wL\;bA1 -bL;wG2 -wA2;bA3 wA1/;wA3 /wL;bA1 wG1-;wG2 wB1\;bA1 bS1\;wA2 \wP;bA3 wB1/;wA3 wQ/;bA1 wG2-;wA3 /wB1;bA1 -bL;wG3 -wA3;bA3 bA2\;wA2 wG2\;bG1 \bL;wA1 -wG3;bA1 wA2\;wM wA3\;bM bP\;wM -bA2;bA1 wQ/;wM bA1/;bM -bA1;wA1 /bA2;bM bQ/;wA1 \bG1;bG2 bM/;wA2 bG1/;bB1 bP\;wA1 wG2/;bA2 /bL;wA2 -bG2;bB2 /bP;wA2 wP/;bA2 /bG1;wA2 bA3\;bG1 /bA2;wM bS2\;bA1 -wG1;wA1 /wG3;bA1 wB1/;wA2 /wS1;bB1 bA3-;wA3 /wM;bA1 -wA2;wA3 -bG2;bB1 bP\;wA3 bA3\;bA1 wB1/;wA1 wA3-;bG3 bA1-",
+        r"Base+MLP;InProgress;Black[20];wL;bG1 wL/;wQ wL\;bA1 bG1-;wG1 wQ-;bM \bA1;wB1 wQ\;bQ bA1-;wB1 /wQ;bM wG1-;wS1 /wL;bB1 bQ\;wA1 /wS1;bA1 bB1/;wS2 /wA1;bS1 bA1-;wA2 wA1\;bP \bA1;wA1 bB1\;bG2 \bG1;wG2 wQ\;bQ -bP;wB2 wG2\;bQ \bP;wM /wB2;bL /bP;wP /wS2;bG3 bS1-;wM wB2;bS2 bG3/;wA1 bM\;bA2 \bG2;wA1 -wL;bB2 bS2/;wA1 bA2/;bA3 -bA2;wM /wB2;bA3 wB2-;wA1 -bQ",
+    ];
+
+    /// Positions where some move loses at once: the moves before the wins in
+    /// one above, and one where a random game lost that way.
+    const LOSS_TO_PREVENT: [&str; 7] = [
+        r"Base+MLP;InProgress;Black[20];wB1;bP \wB1;wQ wB1\;bB1 -bP;wB2 wQ-;bL \bP;wL \wB2;bQ bP/;wL bQ\;bM \bL;wL \wB2;bB2 bQ/;wS1 wB2\;bA1 -bB1;wS2 wB2/;bA1 /bM;wM wS1-;bM /bB1;wL wS2\;bS1 \bB2;wM wL-;bA1 bB1\;wA1 wM-;bM -wS2;wP /wQ;bM wB1;wA1 wS1\;bG1 \bS1;wA1 bB2-;bS2 bS1/;wG1 wA1\;bG2 -bG1;wM wQ\;bM bA1;wG2 wG1/;bA2 -bL;wA2 wP\;bA2 wG2\",
+        r"Base+MLP;InProgress;Black[21];wB1;bP \wB1;wQ wB1\;bB1 -bP;wB2 wQ-;bL \bP;wL \wB2;bQ bP/;wL bQ\;bM \bL;wL \wB2;bB2 bQ/;wS1 wB2\;bA1 -bB1;wS2 wB2/;bA1 /bM;wM wS1-;bM /bB1;wL wS2\;bS1 \bB2;wM wL-;bA1 bB1\;wA1 wM-;bM -wS2;wP /wQ;bM wB1;wA1 wS1\;bG1 \bS1;wA1 bB2-;bS2 bS1/;wG1 wA1\;bG2 -bG1;wM wQ\;bM bA1;wG2 wG1/;bA2 -bL;wA2 wP\;bA2 wG2\;wG3 -wS2;bA2 wS1\",
+        r"Base+MLP;InProgress;Black[22];wB1;bP \wB1;wQ wB1\;bB1 -bP;wB2 wQ-;bL \bP;wL \wB2;bQ bP/;wL bQ\;bM \bL;wL \wB2;bB2 bQ/;wS1 wB2\;bA1 -bB1;wS2 wB2/;bA1 /bM;wM wS1-;bM /bB1;wL wS2\;bS1 \bB2;wM wL-;bA1 bB1\;wA1 wM-;bM -wS2;wP /wQ;bM wB1;wA1 wS1\;bG1 \bS1;wA1 bB2-;bS2 bS1/;wG1 wA1\;bG2 -bG1;wM wQ\;bM bA1;wG2 wG1/;bA2 -bL;wA2 wP\;bA2 wG2\;wG3 -wS2;bA2 wS1\;wG1 wG2/;bA2 \bL",
+        r"Base+MLP;InProgress;Black[23];wB1;bP \wB1;wQ wB1\;bB1 -bP;wB2 wQ-;bL \bP;wL \wB2;bQ bP/;wL bQ\;bM \bL;wL \wB2;bB2 bQ/;wS1 wB2\;bA1 -bB1;wS2 wB2/;bA1 /bM;wM wS1-;bM /bB1;wL wS2\;bS1 \bB2;wM wL-;bA1 bB1\;wA1 wM-;bM -wS2;wP /wQ;bM wB1;wA1 wS1\;bG1 \bS1;wA1 bB2-;bS2 bS1/;wG1 wA1\;bG2 -bG1;wM wQ\;bM bA1;wG2 wG1/;bA2 -bL;wA2 wP\;bA2 wG2\;wG3 -wS2;bA2 wS1\;wG1 wG2/;bA2 \bL;wA2 /bM;bM wB1",
+        r"Base+MLP;InProgress;Black[52];wB1;bP \wB1;wQ wB1\;bB1 -bP;wB2 wQ-;bL \bP;wL \wB2;bQ bP/;wL bQ\;bM \bL;wL \wB2;bB2 bQ/;wS1 wB2\;bA1 -bB1;wS2 wB2/;bA1 /bM;wM wS1-;bM /bB1;wL wS2\;bS1 \bB2;wM wL-;bA1 bB1\;wA1 wM-;bM -wS2;wP /wQ;bM wB1;wA1 wS1\;bG1 \bS1;wA1 bB2-;bS2 bS1/;wG1 wA1\;bG2 -bG1;wM wQ\;bM bA1;wG2 wG1/;bA2 -bL;wA2 wP\;bA2 wG2\;wG3 -wS2;bA2 wS1\;wG1 wG2/;bA2 \bL;wA2 /bM;bM wB1;wS2 wL\;bA2 -wG1;wB2 wG3;bB1 bP;wA2 -wP;bA1 \bS2;wA3 wG1\;bA1 wG2\;wA3 bA1\;bL -bB1;wA2 \bG2;bS2 \wG1;wA3 wL/;bA2 \bL;wA2 /wP;bA3 bA2/;wA3 bS2/;bA3 /bL;wA3 wM\;bA3 bG2\;wA3 bS1/;bA3 bB2\;wA3 wA2\;bA1 -bA2;wA3 \wA1;bA1 bS2/;wA3 -wP;bA3 wA1\;wA3 /bS2;bA2 wM\;wA3 bQ\;bG3 bS1/;wA3 /bS1;bA2 /bS2;wL wS2\;bA3 bG2\;wA3 \bG1;bA1 wS2/;wA2 wP\;bA3 wL\;wA3 bA3/;bA2 /bA3;wA2 bS2/;bA2 wA2/;wA3 bA1-;bA3 bA2\;wA3 \bA2;bA3 wL-;wA3 \bG1;bA3 wB2-;wL bA1-;bA2 wS1\;wA3 \wA2;bA3 -bG2;wA3 /wP;bB1 bQ\;wA3 -bA3;bB1 bL\",
+        r"Base+MLP;InProgress;Black[54];wB1;bP \wB1;wQ wB1\;bB1 -bP;wB2 wQ-;bL \bP;wL \wB2;bQ bP/;wL bQ\;bM \bL;wL \wB2;bB2 bQ/;wS1 wB2\;bA1 -bB1;wS2 wB2/;bA1 /bM;wM wS1-;bM /bB1;wL wS2\;bS1 \bB2;wM wL-;bA1 bB1\;wA1 wM-;bM -wS2;wP /wQ;bM wB1;wA1 wS1\;bG1 \bS1;wA1 bB2-;bS2 bS1/;wG1 wA1\;bG2 -bG1;wM wQ\;bM bA1;wG2 wG1/;bA2 -bL;wA2 wP\;bA2 wG2\;wG3 -wS2;bA2 wS1\;wG1 wG2/;bA2 \bL;wA2 /bM;bM wB1;wS2 wL\;bA2 -wG1;wB2 wG3;bB1 bP;wA2 -wP;bA1 \bS2;wA3 wG1\;bA1 wG2\;wA3 bA1\;bL -bB1;wA2 \bG2;bS2 \wG1;wA3 wL/;bA2 \bL;wA2 /wP;bA3 bA2/;wA3 bS2/;bA3 /bL;wA3 wM\;bA3 bG2\;wA3 bS1/;bA3 bB2\;wA3 wA2\;bA1 -bA2;wA3 \wA1;bA1 bS2/;wA3 -wP;bA3 wA1\;wA3 /bS2;bA2 wM\;wA3 bQ\;bG3 bS1/;wA3 /bS1;bA2 /bS2;wL wS2\;bA3 bG2\;wA3 \bG1;bA1 wS2/;wA2 wP\;bA3 wL\;wA3 bA3/;bA2 /bA3;wA2 bS2/;bA2 wA2/;wA3 bA1-;bA3 bA2\;wA3 \bA2;bA3 wL-;wA3 \bG1;bA3 wB2-;wL bA1-;bA2 wS1\;wA3 \wA2;bA3 -bG2;wA3 /wP;bB1 bQ\;wA3 -bA3;bB1 bL\;wA2 bB1\;bA2 bA1\;wA3 wB2-;bA1 /bB1",
+        r"Base+MLP;InProgress;White[47];wS1;bA1 \wS1;wQ wS1-;bL bA1/;wS2 wQ/;bQ -bL;wL wS2\;bB1 bL/;wB1 wL-;bB2 -bQ;wG1 wQ\;bB2 /bQ;wM wB1\;bM \bQ;wB2 /wM;bS1 /bM;wP wB1/;bG1 \bM;wA1 wS2/;bS2 /bB2;wG2 /wB2;bP bG1/;wA1 -bS1;bA2 bP\;wA1 wG1\;bS2 /bG1;wL wM\;bA2 -wP;wB2 wA1;bG2 \bB1;wG3 /wG2;bM /bG2;wA2 /wB2;bG3 -bG1;wA3 /wS1;bA3 \bP;wA2 wA3\;bL wS1\;wA2 wG2\;bA3 wP/;wA3 -bG3;bA3 /wA3;wA2 \bA2;bB2 bS1;wB2 /wA1;bA3 bB1/;wA3 wG3\;bA3 /bB2;wA2 -bG3;bA3 -bP;wA2 /bA1;bL /wG1;wA3 \wP;bA3 /wA2;wA3 -bP;bA3 \bP;wA3 wP\;bG3 bB2\;wA2 /bB2;bG3 bG2/;wA2 -bG1;bA3 /bS2;wB2 wA1;bL /wB2;wA2 wP/;bB2 bG1\;wA3 bG3/;bB1 bG3\;wA3 /bL;bA3 /wG1;wA2 /bS1;bA3 wA3\;wA2 /wG1;bB1 bG3-;wA2 wL-;bA3 -bS2;wA2 wS1\;bL /wM;wA3 \wS2;bA2 bS1\;wA2 /wG3;bA2 \bG3;wA3 wP\;bA3 wA3\;wA3 -wS2;bA3 /wS1;wA2 -bA2;bA2 -bS2;wA2 wP/;bB1 bG3/;wA2 -wP;bA3 -bB1",
+    ];
+
+    /// True if the side to move can win at once.
+    fn wins_in_one(g: &Hive) -> bool {
+        let side = g.side();
+        g.moves().into_iter().any(|m| {
+            let mut h = g.clone();
+            h.play(m);
+            h.outcome() == Some(Outcome::Win(side))
+        })
+    }
+
+    /// The tactics suite: each position searched to depth 3 (a second or
+    /// less on a release build; the test does not time it).
+    #[test]
+    fn tactics_suite() {
+        let opts = OptionValues::from_specs(&<Hive as Game>::options());
+        for gs in WIN_IN_ONE {
+            let g = Hive::from_game_string(gs).unwrap();
+            let m = choose(&mut AlphaBeta::new(&opts), &g, Some(3));
+            let mut h = g.clone();
+            h.play(m);
+            assert_eq!(h.outcome(), Some(Outcome::Win(g.side())), "{gs}: {}", g.format_move(m));
+        }
+        for gs in WIN_IN_TWO {
+            let g = Hive::from_game_string(gs).unwrap();
+            let m = choose(&mut AlphaBeta::new(&opts), &g, Some(3));
+            let mut h = g.clone();
+            h.play(m);
+            let won = h.outcome() == Some(Outcome::Win(g.side()));
+            let forced = h.outcome().is_none()
+                && h.moves().into_iter().all(|r| {
+                    let mut k = h.clone();
+                    k.play(r);
+                    k.outcome() == Some(Outcome::Win(g.side())) || (k.outcome().is_none() && wins_in_one(&k))
+                });
+            assert!(won || forced, "{gs}: {}", g.format_move(m));
+        }
+        for gs in LOSS_TO_PREVENT {
+            let g = Hive::from_game_string(gs).unwrap();
+            // Some move loses at once.
+            let losing = g.moves().into_iter().any(|m| {
+                let mut h = g.clone();
+                h.play(m);
+                h.outcome().is_none() && wins_in_one(&h)
+            });
+            assert!(losing, "{gs}");
+            let m = choose(&mut AlphaBeta::new(&opts), &g, Some(3));
+            let mut h = g.clone();
+            h.play(m);
+            assert!(h.outcome().is_some() || !wins_in_one(&h), "{gs}: {} loses", g.format_move(m));
+        }
+    }
+
+    #[test]
+    fn skill_zero_plays_legal_moves_and_levels_cap_depth() {
+        let g = Hive::from_game_string(MATE_IN_ONE).unwrap();
+        let mut opts = OptionValues::from_specs(&<Hive as Game>::options());
+        opts.set("Skill", crate::options::OptionValue::Int(0));
+        let m = choose_with(&mut AlphaBeta::new(&opts), &g, Some(4), &opts);
+        assert!(g.moves().contains(&m));
+        assert_eq!(skill_limits(20), (None, 0));
+        assert_eq!(skill_limits(0).0, Some(1));
+        assert!(skill_limits(10).1 > skill_limits(15).1);
+    }
+
+    fn choose_with(p: &mut dyn Player<Hive>, g: &Hive, depth: Option<u32>, opts: &OptionValues) -> Move {
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut sink = |_r| {};
+        let limits = Limits { depth, ..Limits::default() };
+        let mut ctx = SearchCtx::new(limits, opts, &mut rng, StopFlag::new(), &mut sink);
+        p.choose(g, &mut ctx)
+    }
+
+    #[test]
+    fn threads_search_and_agree_on_a_win() {
+        let g = Hive::from_game_string(MATE_IN_ONE).unwrap();
+        let mut opts = OptionValues::from_specs(&<Hive as Game>::options());
+        opts.set("Threads", crate::options::OptionValue::Int(3));
+        opts.set("Hash", crate::options::OptionValue::Int(4));
+        let m = choose_with(&mut AlphaBeta::new(&opts), &g, Some(4), &opts);
+        let mut h = g.clone();
+        h.play(m);
+        assert_eq!(h.outcome(), Some(Outcome::Win(1)));
     }
 
     #[test]

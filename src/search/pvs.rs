@@ -1,0 +1,564 @@
+//! Principal-variation search for any game with make/unmake and a
+//! position key: iterative deepening, aspiration windows, a shared
+//! transposition table ([`Tt`]), killer and history move ordering, late
+//! move reductions, extensions chosen by the game's [`Heuristics`], and
+//! lazy SMP over the shared table when several threads are asked for.
+//!
+//! A position repeated on the path from the game's start is scored as a
+//! draw (0): going round in circles is never progress. With one thread
+//! the search is deterministic: the same table contents, position and
+//! limits give the same node counts.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+use rand::Rng;
+
+use crate::game::{Game, Outcome};
+use crate::search::tt::{Bound, Entry, Tt};
+use crate::search::{Score, SearchCtx, format_pv};
+
+/// Scores at or beyond `WIN - MAX_PLY` are forced wins (`WIN - plies`).
+pub const WIN: i32 = 1_000_000;
+/// Deepest path the search follows.
+pub const MAX_PLY: usize = 128;
+const WIN_THRESHOLD: i32 = WIN - 1_000;
+/// Slots of the history table (see [`Heuristics::history_slot`]).
+pub const HISTORY_SLOTS: usize = 1 << 15;
+
+/// What a game tells the search about its positions and moves.
+pub trait Heuristics<G: Game>: Sync {
+    /// Static evaluation of a position that is not over, from the side to
+    /// move's view, well inside +-`WIN / 2`.
+    fn evaluate(&self, pos: &G) -> i32;
+    /// An ordering score for each move (higher first), appended to `out`.
+    /// Cheap: it is called at every interior node.
+    fn order(&self, pos: &G, moves: &[G::Move], out: &mut Vec<i32>);
+    /// A slot below [`HISTORY_SLOTS`] for the history heuristic.
+    fn history_slot(&self, m: G::Move) -> usize;
+    /// True if `m` may be searched with a reduced depth when late in the
+    /// list (`pos` is before the move).
+    fn reducible(&self, _pos: &G, _m: G::Move) -> bool {
+        true
+    }
+    /// True if `m` (not yet played in `pos`) creates a forcing situation
+    /// that deserves one more ply.
+    fn extend(&self, _pos: &G, _m: G::Move) -> bool {
+        false
+    }
+}
+
+/// Settings of one search.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub max_depth: u32,
+    pub threads: usize,
+    /// Keys of the positions before the root, earlier first (for
+    /// repetitions).
+    pub prior: Vec<u64>,
+    /// Random noise added to each root move's score (weaker play; 0 for
+    /// full strength).
+    pub noise: i32,
+}
+
+/// Result of a search.
+#[derive(Clone, Debug)]
+pub struct Found<M> {
+    pub best: M,
+    pub value: i32,
+    pub depth: u32,
+    pub pv: Vec<M>,
+}
+
+/// The score of a search value for `info`: centipawns or mate in N of
+/// the side to move's own moves.
+pub fn score_of(v: i32) -> Score {
+    if v >= WIN_THRESHOLD {
+        Score::Mate((WIN - v + 1) / 2)
+    } else if v <= -WIN_THRESHOLD {
+        Score::Mate(-((WIN + v) / 2).max(1))
+    } else {
+        Score::Cp(v)
+    }
+}
+
+/// Shared between the threads of one search.
+struct Shared<'a> {
+    tt: &'a Tt,
+    abort: AtomicBool,
+    helper_nodes: AtomicU64,
+}
+
+/// One thread's searcher.
+struct Searcher<'a, G: Game, H> {
+    heur: &'a H,
+    shared: &'a Shared<'a>,
+    killers: Vec<[Option<G::Move>; 2]>,
+    history: Vec<i32>,
+    /// Keys along the current path (root first), plus the game before.
+    path: Vec<u64>,
+    prior: &'a HashSet<u64>,
+    nodes: u64,
+    stopped: bool,
+    /// Main thread: polls the context's stop conditions.
+    main: bool,
+    /// Depth of the current iteration.
+    root_depth: i32,
+    /// Scratch buffers per ply.
+    moves: Vec<Vec<G::Move>>,
+    scores: Vec<Vec<i32>>,
+    /// Index of each ordered move in generation order.
+    index: Vec<Vec<u16>>,
+}
+
+impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
+    fn new(heur: &'a H, shared: &'a Shared<'a>, prior: &'a HashSet<u64>, main: bool) -> Self {
+        Searcher {
+            heur,
+            shared,
+            killers: vec![[None, None]; MAX_PLY + 2],
+            history: vec![0; HISTORY_SLOTS],
+            path: Vec::with_capacity(MAX_PLY + 2),
+            prior,
+            nodes: 0,
+            stopped: false,
+            main,
+            root_depth: 0,
+            moves: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
+            scores: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
+            index: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
+        }
+    }
+
+    fn repeated(&self, key: u64) -> bool {
+        // Same side to move: every second position back on the path.
+        let n = self.path.len();
+        let mut i = n as isize - 3;
+        while i >= 0 {
+            if self.path[i as usize] == key {
+                return true;
+            }
+            i -= 2;
+        }
+        self.prior.contains(&key)
+    }
+
+    /// Moves of `pos` into `self.moves[ply]`, best-first order scores into
+    /// `self.scores[ply]`.
+    fn gen_ordered(&mut self, pos: &G, ply: usize, tt_move: Option<u16>) {
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        moves.clear();
+        scores.clear();
+        pos.legal_moves(&mut moves);
+        self.heur.order(pos, &moves, &mut scores);
+        for (i, m) in moves.iter().enumerate() {
+            let mut s = scores[i] + self.history[self.heur.history_slot(*m)].min(1 << 20);
+            if Some(*m) == self.killers[ply][0] {
+                s += 1 << 24;
+            } else if Some(*m) == self.killers[ply][1] {
+                s += 1 << 23;
+            }
+            if tt_move == Some(i as u16) {
+                s = i32::MAX;
+            }
+            scores[i] = s;
+        }
+        let index = &mut self.index[ply];
+        index.clear();
+        index.extend(0..moves.len() as u16);
+        self.moves[ply] = moves;
+        self.scores[ply] = scores;
+    }
+
+    /// Swaps the best remaining move of ply into place `i`.
+    fn pick(&mut self, ply: usize, i: usize) -> G::Move {
+        let sc = &mut self.scores[ply];
+        let mut best = i;
+        for j in i + 1..sc.len() {
+            if sc[j] > sc[best] {
+                best = j;
+            }
+        }
+        sc.swap(i, best);
+        self.moves[ply].swap(i, best);
+        self.index[ply].swap(i, best);
+        self.moves[ply][i]
+    }
+
+    fn poll(&mut self, ctx: &SearchCtx) {
+        if self.main {
+            if ctx.should_stop() {
+                self.shared.abort.store(true, Relaxed);
+            }
+        } else if let Some(n) = ctx.limits.nodes
+            && self.nodes >= n
+        {
+            self.shared.abort.store(true, Relaxed);
+        }
+        if self.shared.abort.load(Relaxed) {
+            self.stopped = true;
+        }
+    }
+
+    fn pvs(
+        &mut self,
+        pos: &mut G,
+        ctx: &mut SearchCtx,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            if self.main {
+                ctx.nodes = self.nodes + self.shared.helper_nodes.load(Relaxed);
+            }
+            self.poll(ctx);
+        }
+        if self.stopped {
+            return 0;
+        }
+        match pos.outcome() {
+            Some(Outcome::Draw) => return 0,
+            Some(Outcome::Win(s)) => {
+                let v = WIN - ply as i32;
+                return if s == pos.side_to_move() { v } else { -v };
+            }
+            None => {}
+        }
+        let key = pos.hash();
+        if ply > 0 && self.repeated(key) {
+            return 0;
+        }
+        // Mate distance pruning.
+        let alpha0 = alpha.max(-WIN + ply as i32);
+        let beta0 = beta.min(WIN - ply as i32 - 1);
+        if alpha0 >= beta0 {
+            return alpha0;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.heur.evaluate(pos);
+        }
+        let is_pv = beta - alpha > 1;
+        let entry = self.shared.tt.probe(key);
+        let mut tt_move = None;
+        if let Some(e) = entry {
+            tt_move = e.mv;
+            if !is_pv && e.depth as i32 >= depth {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        self.path.push(key);
+        self.gen_ordered(pos, ply, tt_move);
+        let n = self.moves[ply].len();
+        let alpha_orig = alpha;
+        let mut best = -WIN - 1;
+        let mut best_idx: Option<u16> = None;
+        for i in 0..n {
+            let m = self.pick(ply, i);
+            let reducible = self.heur.reducible(pos, m);
+            // Extensions only in the first `root_depth` plies, so a path
+            // is at most twice as long as the iteration's depth.
+            let ext = (ply < self.root_depth as usize && self.heur.extend(pos, m)) as i32;
+            pos.play(m);
+            let nd = depth - 1 + ext;
+            let v = if i == 0 {
+                -self.pvs(pos, ctx, nd, ply + 1, -beta, -alpha)
+            } else {
+                let r = if depth >= 3 && i >= 3 && ext == 0 && reducible {
+                    1 + (depth >= 5 && i >= 10) as i32
+                } else {
+                    0
+                };
+                let mut v = -self.pvs(pos, ctx, nd - r, ply + 1, -alpha - 1, -alpha);
+                if v > alpha && r > 0 {
+                    v = -self.pvs(pos, ctx, nd, ply + 1, -alpha - 1, -alpha);
+                }
+                if v > alpha && v < beta && is_pv {
+                    v = -self.pvs(pos, ctx, nd, ply + 1, -beta, -alpha);
+                }
+                v
+            };
+            pos.undo(m);
+            if self.stopped {
+                self.path.pop();
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_idx = Some(self.index[ply][i]);
+            }
+            if v > alpha {
+                alpha = v;
+            }
+            if alpha >= beta {
+                let k = &mut self.killers[ply];
+                if k[0] != Some(m) {
+                    k[1] = k[0];
+                    k[0] = Some(m);
+                }
+                let slot = self.heur.history_slot(m);
+                self.history[slot] += depth * depth;
+                break;
+            }
+        }
+        self.path.pop();
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            Entry { score: to_tt(best, ply), depth: depth.clamp(0, 255) as u8, bound, mv: best_idx },
+        );
+        best
+    }
+
+    /// One iteration at the root over `root_moves` (reordered in place:
+    /// best first). Returns the best value, or None if stopped before the
+    /// first move was searched.
+    fn root(
+        &mut self,
+        pos: &mut G,
+        ctx: &mut SearchCtx,
+        root_moves: &mut [(G::Move, i32)],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let key = pos.hash();
+        self.root_depth = depth;
+        self.path.clear();
+        self.path.push(key);
+        let mut best: Option<i32> = None;
+        let mut best_i = 0;
+        for (i, &(m, noise)) in root_moves.iter().enumerate() {
+            pos.play(m);
+            // Noise shifts this move's window (0 at full strength).
+            let (a, b) = (alpha.saturating_sub(noise), beta.saturating_sub(noise));
+            let v = if i == 0 {
+                -self.pvs(pos, ctx, depth - 1, 1, -b, -a)
+            } else {
+                let mut v = -self.pvs(pos, ctx, depth - 1, 1, -a - 1, -a);
+                if v > a && v < b {
+                    v = -self.pvs(pos, ctx, depth - 1, 1, -b, -a);
+                }
+                v
+            } + noise;
+            pos.undo(m);
+            if self.stopped {
+                break;
+            }
+            if best.is_none_or(|b| v > b) {
+                best = Some(v);
+                best_i = i;
+            }
+            if v > alpha {
+                alpha = v;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        if best.is_some() {
+            root_moves[..=best_i].rotate_right(1);
+            let idx = {
+                let mut all = Vec::new();
+                pos.legal_moves(&mut all);
+                all.iter().position(|&x| x == root_moves[0].0).map(|j| j as u16)
+            };
+            let b = best.unwrap_or(0);
+            if !self.stopped && b > -WIN {
+                let bound = if b >= beta { Bound::Lower } else { Bound::Exact };
+                self.shared.tt.store(key, Entry { score: to_tt(b, 0), depth: depth as u8, bound, mv: idx });
+            }
+        }
+        best
+    }
+}
+
+fn to_tt(v: i32, ply: usize) -> i32 {
+    if v >= WIN_THRESHOLD {
+        v + ply as i32
+    } else if v <= -WIN_THRESHOLD {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+fn from_tt(v: i32, ply: usize) -> i32 {
+    if v >= WIN_THRESHOLD {
+        v - ply as i32
+    } else if v <= -WIN_THRESHOLD {
+        v + ply as i32
+    } else {
+        v
+    }
+}
+
+/// The principal variation read from the table, starting with `first`.
+fn pv_from_tt<G: Game>(root: &G, tt: &Tt, first: G::Move, max: usize) -> Vec<G::Move> {
+    let mut pos = root.clone();
+    let mut pv = vec![first];
+    let mut seen = HashSet::new();
+    seen.insert(pos.hash());
+    pos.play(first);
+    let mut moves = Vec::new();
+    while pv.len() < max && pos.outcome().is_none() && seen.insert(pos.hash()) {
+        let Some(Entry { mv: Some(i), .. }) = tt.probe(pos.hash()) else { break };
+        moves.clear();
+        pos.legal_moves(&mut moves);
+        let Some(&m) = moves.get(i as usize) else { break };
+        pv.push(m);
+        pos.play(m);
+    }
+    pv
+}
+
+/// Iterative-deepening PVS from `root` (not over), reporting one `info`
+/// line per completed depth. Returns `None` only if `root` has no move.
+pub fn search<G: Game, H: Heuristics<G>>(
+    root: &G,
+    heur: &H,
+    tt: &Tt,
+    ctx: &mut SearchCtx,
+    settings: &Settings,
+) -> Option<Found<G::Move>> {
+    let mut moves = Vec::new();
+    root.legal_moves(&mut moves);
+    if moves.is_empty() {
+        return None;
+    }
+    tt.new_search();
+    let prior: HashSet<u64> = settings.prior.iter().copied().collect();
+    let shared = Shared { tt, abort: AtomicBool::new(false), helper_nodes: AtomicU64::new(0) };
+    let max_depth = settings.max_depth.clamp(1, MAX_PLY as u32 - 8);
+    // Root order: the table's move, then the game's order.
+    let mut scores = Vec::new();
+    heur.order(root, &moves, &mut scores);
+    if let Some(Entry { mv: Some(i), .. }) = tt.probe(root.hash())
+        && let Some(s) = scores.get_mut(i as usize)
+    {
+        *s = i32::MAX;
+    }
+    let mut root_moves: Vec<(G::Move, i32)> = moves
+        .iter()
+        .zip(&scores)
+        .map(|(&m, _)| (m, if settings.noise > 0 { ctx.rng.random_range(0..=settings.noise) } else { 0 }))
+        .collect();
+    let mut order: Vec<usize> = (0..moves.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
+    root_moves = order.iter().map(|&i| root_moves[i]).collect();
+    if root_moves.len() == 1 {
+        let m = root_moves[0].0;
+        ctx.nodes += 1;
+        ctx.report(1, None, format_pv(root, &[m]));
+        return Some(Found { best: m, value: 0, depth: 0, pv: vec![m] });
+    }
+    let threads = settings.threads.clamp(1, 64);
+    let start_nodes = ctx.nodes;
+    let mut result: Option<Found<G::Move>> = None;
+    let mut main_nodes = 0;
+    std::thread::scope(|scope| {
+        // Helpers: the same iterative deepening, some one ply deeper,
+        // filling the shared table until the main thread is done.
+        for t in 1..threads {
+            let shared = &shared;
+            let prior = &prior;
+            let mut rm = root_moves.clone();
+            let mut pos = root.clone();
+            let lim = ctx.limits.clone();
+            scope.spawn(move || {
+                let opts = crate::options::OptionValues::default();
+                let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(t as u64);
+                let mut sink = |_r| {};
+                let mut hctx =
+                    SearchCtx::new(lim, &opts, &mut rng, crate::search::StopFlag::new(), &mut sink);
+                let mut s = Searcher::new(heur, shared, prior, false);
+                for d in 1 + (t as u32 & 1)..=max_depth {
+                    let before = s.nodes;
+                    let v = s.root(&mut pos, &mut hctx, &mut rm, d as i32, -WIN - 1, WIN + 1);
+                    shared.helper_nodes.fetch_add(s.nodes - before, Relaxed);
+                    if s.stopped || v.is_none() {
+                        break;
+                    }
+                }
+            });
+        }
+        let mut s = Searcher::new(heur, &shared, &prior, true);
+        let mut pos = root.clone();
+        let mut prev: Option<i32> = None;
+        for depth in 1..=max_depth {
+            let d = depth as i32;
+            let mut delta = 40;
+            let (mut lo, mut hi) = match prev {
+                Some(p) if depth >= 4 && p.abs() < WIN_THRESHOLD => (p - delta, p + delta),
+                _ => (-WIN - 1, WIN + 1),
+            };
+            let value = loop {
+                let first_before = root_moves[0].0;
+                let v = s.root(&mut pos, ctx, &mut root_moves, d, lo, hi);
+                let Some(v) = v else { break None };
+                if s.stopped {
+                    // A partial iteration: keep its best move only if it
+                    // was proven better than the previous best.
+                    if root_moves[0].0 != first_before && v > lo && result.is_some() {
+                        break Some(v);
+                    }
+                    break if result.is_none() { Some(v) } else { None };
+                }
+                if v <= lo && lo > -WIN - 1 {
+                    lo = (v - delta).max(-WIN - 1);
+                    delta *= 3;
+                } else if v >= hi && hi < WIN + 1 {
+                    hi = (v + delta).min(WIN + 1);
+                    delta *= 3;
+                } else {
+                    break Some(v);
+                }
+            };
+            ctx.nodes = start_nodes + s.nodes + shared.helper_nodes.load(Relaxed);
+            let Some(v) = value else { break };
+            let best = root_moves[0].0;
+            let pv = pv_from_tt(root, tt, best, depth as usize + 4);
+            if !s.stopped {
+                ctx.report(depth, Some(score_of(v)), format_pv(root, &pv));
+            }
+            result = Some(Found { best, value: v, depth, pv });
+            prev = Some(v);
+            if s.stopped || v.abs() >= WIN_THRESHOLD && depth >= 2 {
+                break;
+            }
+            // Not enough time left for a deeper iteration to matter.
+            if let (Some(t), Some(rem)) = (ctx.limits.movetime, ctx.remaining())
+                && rem.as_secs_f64() < 0.45 * t.as_secs_f64()
+            {
+                break;
+            }
+            if ctx.should_stop() {
+                break;
+            }
+        }
+        shared.abort.store(true, Relaxed);
+        main_nodes = s.nodes;
+    });
+    ctx.nodes = start_nodes + main_nodes + shared.helper_nodes.load(Relaxed);
+    result.or_else(|| {
+        let m = root_moves[0].0;
+        Some(Found { best: m, value: 0, depth: 0, pv: vec![m] })
+    })
+}

@@ -1,0 +1,186 @@
+//! A transposition table shared by the threads of one search (lazy SMP).
+//!
+//! Each entry is two 64-bit words, written and read with relaxed atomics:
+//! `key ^ data` and `data`. A reader recomputes the key from both words,
+//! so an entry torn by two threads writing at once reads as a miss, never
+//! as a wrong hit. Entries sit in buckets of two: the first slot keeps the
+//! deepest result of the current search, the second is always replaced.
+//!
+//! The table is allocated fallibly and zeroed lazily
+//! ([`crate::search::alloc::zeroed_slice`]): its pages cost nothing until
+//! a search writes them.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use super::alloc::{AllocError, zeroed_slice};
+
+// The table is allocated as `u64`s and used as `AtomicU64`s.
+const _: () = assert!(align_of::<u64>() == align_of::<AtomicU64>());
+const _: () = assert!(size_of::<u64>() == size_of::<AtomicU64>());
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The value is at least the score (a beta cut-off).
+    Lower,
+    /// The value is at most the score (no move reached alpha).
+    Upper,
+    /// The exact value.
+    Exact,
+}
+
+/// One probed entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub score: i32,
+    pub depth: u8,
+    pub bound: Bound,
+    /// The best move's index in the position's legal move list (in
+    /// generation order), if one is known.
+    pub mv: Option<u16>,
+}
+
+/// A lock-free transposition table.
+pub struct Tt {
+    words: Box<[AtomicU64]>,
+    buckets: usize,
+    generation: AtomicU64,
+}
+
+/// Bytes per bucket: two entries of two words.
+const BUCKET_BYTES: usize = 32;
+
+fn pack(e: &Entry, generation: u8) -> u64 {
+    let mv = e.mv.map_or(0, |m| m as u64 + 1) & 0xFFFF;
+    let bound = match e.bound {
+        Bound::Lower => 1u64,
+        Bound::Upper => 2,
+        Bound::Exact => 3,
+    };
+    (e.score as u32 as u64)
+        | mv << 32
+        | (e.depth as u64) << 48
+        | bound << 56
+        | ((generation & 63) as u64) << 58
+}
+
+fn unpack(d: u64) -> Option<(Entry, u8)> {
+    let bound = match (d >> 56) & 3 {
+        1 => Bound::Lower,
+        2 => Bound::Upper,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    let mv = ((d >> 32) & 0xFFFF) as u16;
+    let e = Entry {
+        score: d as u32 as i32,
+        depth: (d >> 48) as u8,
+        bound,
+        mv: if mv == 0 { None } else { Some(mv - 1) },
+    };
+    Some((e, (d >> 58) as u8 & 63))
+}
+
+impl Tt {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> Result<Tt, AllocError> {
+        let buckets = (mb.saturating_mul(1 << 20) / BUCKET_BYTES).max(1);
+        let raw = zeroed_slice::<u64>(buckets.saturating_mul(4))?;
+        // SAFETY: `AtomicU64` has the size and alignment of `u64` (checked
+        // above) and the same bit validity, so the allocation of `[u64]`
+        // is a valid `[AtomicU64]` of the same length, owned by the box.
+        let words = unsafe { Box::from_raw(Box::into_raw(raw) as *mut [AtomicU64]) };
+        Ok(Tt { words, buckets, generation: AtomicU64::new(0) })
+    }
+
+    /// Size in megabytes as asked for.
+    pub fn megabytes(&self) -> usize {
+        (self.buckets * BUCKET_BYTES) >> 20
+    }
+
+    /// Starts a new search: entries of earlier searches become the first
+    /// to be replaced.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Relaxed);
+    }
+
+    fn gen_now(&self) -> u8 {
+        (self.generation.load(Relaxed) & 63) as u8
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        (((key as u128) * (self.buckets as u128)) >> 64) as usize * 4
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let b = self.bucket(key);
+        for s in 0..2 {
+            let x = self.words[b + 2 * s].load(Relaxed);
+            let d = self.words[b + 2 * s + 1].load(Relaxed);
+            if x ^ d == key
+                && let Some((e, _)) = unpack(d)
+            {
+                return Some(e);
+            }
+        }
+        None
+    }
+
+    /// Stores a result for `key`.
+    #[inline]
+    pub fn store(&self, key: u64, e: Entry) {
+        let b = self.bucket(key);
+        let g = self.gen_now();
+        let x0 = self.words[b].load(Relaxed);
+        let d0 = self.words[b + 1].load(Relaxed);
+        let old = unpack(d0);
+        let same = x0 ^ d0 == key;
+        // Keep the move of the same position when the new result has none.
+        let mut e = e;
+        if same
+            && e.mv.is_none()
+            && let Some((o, _)) = old
+        {
+            e.mv = o.mv;
+        }
+        let take_first = match old {
+            None => true,
+            Some((o, og)) => same || og != g || e.depth >= o.depth,
+        };
+        let slot = if take_first { b } else { b + 2 };
+        let d = pack(&e, g);
+        self.words[slot].store(key ^ d, Relaxed);
+        self.words[slot + 1].store(d, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_finds_entries() {
+        let t = Tt::new(1).unwrap();
+        assert_eq!(t.probe(42), None);
+        let e = Entry { score: -1234, depth: 7, bound: Bound::Upper, mv: Some(3) };
+        t.store(42, e);
+        assert_eq!(t.probe(42), Some(e));
+        // A shallower result of another position in the same bucket goes
+        // to the second slot and keeps the first.
+        let buckets = t.buckets as u128;
+        let other = (1u64..).find(|&k| k != 42 && (k as u128 * buckets) >> 64 == (42u128 * buckets) >> 64);
+        if let Some(k) = other {
+            let f = Entry { score: 5, depth: 2, bound: Bound::Exact, mv: None };
+            t.store(k, f);
+            assert_eq!(t.probe(42), Some(e));
+            assert_eq!(t.probe(k), Some(f));
+        }
+        // Storing without a move keeps the known move.
+        t.store(42, Entry { score: 9, depth: 8, bound: Bound::Lower, mv: None });
+        assert_eq!(t.probe(42).unwrap().mv, Some(3));
+        assert!(Tt::new(usize::MAX / 2).is_err());
+    }
+}
