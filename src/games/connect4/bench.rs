@@ -314,6 +314,16 @@ fn play_bench(
             } else if got.signum() < best.signum() {
                 lost_value += 1;
             }
+            if a.verbose {
+                writeln!(
+                    out,
+                    "{ms}ms ply {} played {} score {got} best {best} (so far {optimal}/{total} optimal)",
+                    g.board.moves(),
+                    c + 1
+                )
+                .and_then(|_| out.flush())
+                .map_err(|e| e.to_string())?;
+            }
         }
         writeln!(
             out,

@@ -188,6 +188,9 @@ impl Book {
 pub fn committed() -> Option<&'static Book> {
     static BOOK: OnceLock<Option<Book>> = OnceLock::new();
     BOOK.get_or_init(|| {
+        if BOOK_BYTES.is_empty() {
+            return None; // built without a book
+        }
         Book::parse(BOOK_BYTES).map_err(|e| log::error!("the committed opening book: {e}")).ok()
     })
     .as_ref()

@@ -24,7 +24,9 @@
 //! alpha-beta search with the `attack` evaluation (not a solve).
 //!
 //! Time: without a limit the solve always completes. With a limit (time,
-//! nodes, `stop`), the solver gets 85% of the time; if it has not finished,
+//! nodes, `stop`), the solver gets 85% of the time (measured: giving the
+//! heuristic 60% below 12 stones lost more games to `attack`); if it has
+//! not finished,
 //! the move is the one with the best proven lower bound (then the best
 //! upper bound); among columns still tied, the choice of a short heuristic
 //! alpha-beta search (the `attack` evaluation) in the time left, else the

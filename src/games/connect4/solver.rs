@@ -491,7 +491,7 @@ impl Solver {
     fn search<const STD: bool>(&mut self, p: Pos, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
         let nodes0 = self.nodes;
-        if self.nodes & 0xFFF == 0 {
+        if self.nodes & 0x3FF == 0 {
             self.check_budget();
         }
         if self.aborted {
