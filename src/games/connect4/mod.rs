@@ -374,13 +374,18 @@ mod tests {
 
     #[test]
     fn analyze_with_a_limit_marks_unproven_columns() {
-        let g = Connect4::standard();
+        // Two stones: past the opening book, so the solver runs.
+        let mut g = Connect4::standard();
+        g.play_sequence("44").unwrap();
         let limits = crate::search::Limits { nodes: Some(1), ..Default::default() };
-        let line = analyze_with(&g, "", limits).unwrap();
+        let line = analyze_with(&g, "", limits.clone()).unwrap();
         assert_eq!(line[0], "? ? ? ? ? ? ?");
         let mut full = Connect4::new(4, 4).unwrap();
         full.play_sequence("1111").unwrap();
         assert_eq!(analyze_with(&full, "", Default::default()).unwrap()[0], "- 0 0 0");
+        // The empty board comes from the book, whatever the limit.
+        let empty = analyze_with(&Connect4::standard(), "", limits).unwrap();
+        assert_eq!(empty[0], "-2 -1 0 1 0 -1 -2");
     }
 
     #[test]
