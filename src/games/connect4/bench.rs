@@ -185,8 +185,8 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         Some(Err(e)) => return Err(e),
         None => return Err(format!("bad size '{}'", a.size)),
     };
-    let mut solver =
-        Solver::new(empty.board.width(), empty.board.height(), a.hash).map_err(|e| e.to_string())?;
+    let mut solver = Solver::new_huge(empty.board.width(), empty.board.height(), a.hash, true)
+        .map_err(|e| e.to_string())?;
     solver.threads = a.threads as usize;
     solver.symmetry = !a.no_symmetry;
     solver.prefetch = !a.no_prefetch;

@@ -387,7 +387,7 @@ pub fn build(
             let tx = tx.clone();
             let (next, todo) = (&next, &todo);
             s.spawn(move || {
-                let mut solver = match Solver::new(width, height, (hash / workers).max(16)) {
+                let mut solver = match Solver::new_huge(width, height, (hash / workers).max(16), true) {
                     Ok(s) => s,
                     Err(e) => {
                         let _ = tx.send(Err(e.to_string()));

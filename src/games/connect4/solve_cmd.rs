@@ -47,8 +47,8 @@ pub fn run(
 ) -> Result<(), String> {
     let argv = std::iter::once("solve".to_string()).chain(args.iter().cloned());
     let a = Args::try_parse_from(argv).map_err(|e| e.to_string())?;
-    let mut solver =
-        Solver::new(empty.board.width(), empty.board.height(), a.hash).map_err(|e| e.to_string())?;
+    let mut solver = Solver::new_huge(empty.board.width(), empty.board.height(), a.hash, true)
+        .map_err(|e| e.to_string())?;
     solver.threads = a.threads as usize;
     let mut bytes = Vec::new();
     loop {

@@ -165,10 +165,17 @@ impl Solver {
     /// 16), or an error if that memory cannot be had. The table's pages
     /// are mapped as the search writes them.
     pub fn new(width: u32, height: u32, hash_mb: usize) -> Result<Solver, AllocError> {
+        Solver::new_huge(width, height, hash_mb, false)
+    }
+
+    /// [`Solver::new`]; with `huge`, a table backed by transparent huge
+    /// pages (for the command-line solvers: faster, but a page fault may
+    /// stall a search while the kernel compacts memory).
+    pub fn new_huge(width: u32, height: u32, hash_mb: usize, huge: bool) -> Result<Solver, AllocError> {
         let geo = Geometry::new(width, height);
         Ok(Solver {
             geo,
-            tt: Arc::new(Table::with_mb(hash_mb)?),
+            tt: Arc::new(if huge { Table::with_mb_huge(hash_mb, true)? } else { Table::with_mb(hash_mb)? }),
             order: centre_order(width),
             nodes: 0,
             budget: Budget::default(),

@@ -54,12 +54,23 @@ impl Table {
     /// the memory cannot be had. Costs no time: pages are mapped when the
     /// search first writes them.
     pub fn with_mb(mb: usize) -> Result<Table, AllocError> {
+        Table::with_mb_huge(mb, false)
+    }
+
+    /// [`Table::with_mb`], with `huge`: backed by transparent huge pages
+    /// where Linux allows it (fewer TLB misses: measured 1.3-1.5x faster on
+    /// Middle-Medium), for the command-line solvers only, which have no
+    /// per-move deadline (see below).
+    pub fn with_mb_huge(mb: usize, huge: bool) -> Result<Table, AllocError> {
         let want = mb.max(1).saturating_mul(1 << 20) / 8;
         let bits = (usize::BITS - 1 - want.leading_zeros()).clamp(MIN_BITS, 40);
         // No transparent huge pages: with the table mapped lazily, a huge
         // page fault inside a search may wait for the kernel to compact
         // memory (measured: a 1 s move took 3.5 s on a busy machine).
         let words: Box<[u64]> = zeroed_slice(1usize << bits)?;
+        if huge {
+            huge_pages(&words);
+        }
         // SAFETY: `AtomicU64` has the size and bit validity of `u64`, and
         // on every 64-bit target its alignment (8); a `Box<[u64]>` of
         // zeroes is therefore a valid `Box<[AtomicU64]>` of the same layout.
@@ -165,6 +176,33 @@ impl Table {
             Relaxed,
         );
     }
+}
+
+/// Asks Linux to back the table with transparent huge pages (when the
+/// system allows them on request): the table is probed at random, and with
+/// 4 KB pages nearly every probe also misses the TLB. Must run before the
+/// pages are first touched. Elsewhere, nothing.
+fn huge_pages(slots: &[u64]) {
+    #[cfg(target_os = "linux")]
+    {
+        unsafe extern "C" {
+            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+        }
+        const MADV_HUGEPAGE: i32 = 14;
+        const PAGE: usize = 4096;
+        let start = slots.as_ptr() as usize;
+        let end = start + std::mem::size_of_val(slots);
+        let first = start.next_multiple_of(PAGE);
+        if end > first + PAGE {
+            let len = (end - first) / PAGE * PAGE;
+            // SAFETY: the range lies inside our own allocation, is page
+            // aligned, and MADV_HUGEPAGE only changes how the kernel backs
+            // it (the contents stay zero); a failure is harmless.
+            let _ = unsafe { madvise(first as *mut std::ffi::c_void, len, MADV_HUGEPAGE) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = slots;
 }
 
 #[cfg(test)]
