@@ -20,8 +20,26 @@ use crate::game::Game;
 #[command(name = "meeple bench connect4", about = "Connect Four solver benchmark")]
 struct Args {
     /// Benchmark files: one `<moves> <score>` per line.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "play")]
     files: Vec<PathBuf>,
+    /// Move quality instead: N random positions of 0..=--max-plies plies
+    /// (seeded), `perfect` asked for a move at each --movetime, the move
+    /// checked against exact scores (from the book or the solver).
+    #[arg(long, value_name = "N")]
+    play: Option<usize>,
+    /// Milliseconds per move for --play (several: comma-separated).
+    #[arg(long, default_value = "100,1000", value_delimiter = ',')]
+    movetime: Vec<u64>,
+    /// Largest number of plies of the --play positions.
+    #[arg(long, default_value_t = 14)]
+    max_plies: u32,
+    /// Seed of the --play positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Cache of exact scores for --play (`<moves> <column>=<score>...`
+    /// lines; read, then appended), so that a rerun solves nothing twice.
+    #[arg(long)]
+    refs: Option<PathBuf>,
     /// Only the first N positions of each file.
     #[arg(long)]
     limit: Option<usize>,
@@ -40,6 +58,9 @@ struct Args {
     /// Do not prefetch table slots.
     #[arg(long)]
     no_prefetch: bool,
+    /// Search threads sharing the table (lazy SMP).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    threads: u16,
     /// Also print one line per position: moves, expected, found, nodes,
     /// microseconds.
     #[arg(long)]
@@ -164,9 +185,14 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         Some(Err(e)) => return Err(e),
         None => return Err(format!("bad size '{}'", a.size)),
     };
-    let mut solver = Solver::new(empty.board.width(), empty.board.height(), a.hash);
+    let mut solver = Solver::new_huge(empty.board.width(), empty.board.height(), a.hash, true)
+        .map_err(|e| e.to_string())?;
+    solver.threads = a.threads as usize;
     solver.symmetry = !a.no_symmetry;
     solver.prefetch = !a.no_prefetch;
+    if let Some(n) = a.play {
+        return play_bench(&a, n, &empty, &mut solver, out);
+    }
     for f in &a.files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
         let mut failed = None;
@@ -180,6 +206,131 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         }
         let name = f.file_name().map_or_else(|| f.display().to_string(), |n| n.to_string_lossy().to_string());
         writeln!(out, "{}", st.line(&name)).map_err(|e| e.to_string())?;
+        out.flush().map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// `--play`: the share of optimal moves of `perfect` at each movetime.
+fn play_bench(
+    a: &Args,
+    n: usize,
+    empty: &Connect4,
+    solver: &mut Solver,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    use super::book;
+    use super::perfect::Perfect;
+    use crate::options::{OptionValue, OptionValues};
+    use crate::search::{Limits, Player, SearchCtx, StopFlag};
+    use rand::{Rng, SeedableRng};
+    use std::collections::HashMap;
+
+    let (w, h) = (empty.board.width(), empty.board.height());
+    let mut rng = rand::rngs::StdRng::seed_from_u64(a.seed);
+    let positions: Vec<Connect4> = (0..n)
+        .map(|_| {
+            let plies = rng.random_range(0..=a.max_plies);
+            Connect4 { board: book::random_position(w, h, plies, &mut rng) }
+        })
+        .collect();
+    // Exact column scores known so far: moves -> column -> score.
+    let mut refs: HashMap<(u64, u64), HashMap<u32, i32>> = HashMap::new();
+    let key = |g: &Connect4| (g.board.current(), g.board.mask());
+    if let Some(p) = &a.refs
+        && let Ok(text) = std::fs::read_to_string(p)
+    {
+        for line in text.lines() {
+            let mut it = line.split_whitespace();
+            let mut g = *empty;
+            if g.play_sequence(it.next().unwrap_or("")).is_err() {
+                continue;
+            }
+            let e = refs.entry(key(&g)).or_default();
+            for t in it {
+                if let Some((c, v)) = t.split_once('=')
+                    && let (Ok(c), Ok(v)) = (c.parse::<u32>(), v.parse::<i32>())
+                {
+                    e.insert(c, v);
+                }
+            }
+        }
+    }
+    let mut cache = match &a.refs {
+        Some(p) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(|e| format!("{}: {e}", p.display()))?,
+        ),
+        None => None,
+    };
+    let mut o = OptionValues::from_specs(&Connect4::options());
+    o.set("Hash", OptionValue::Int(a.hash as i64));
+    o.set("Threads", OptionValue::Int(a.threads as i64));
+    let moves_of = |g: &Connect4| -> String {
+        // The position's move string is not kept: rebuild one from the
+        // board (column by column, bottom up, alternating is not always
+        // possible), so the cache is keyed by the board's bitboards.
+        format!("{:x}:{:x}", g.board.current(), g.board.mask())
+    };
+    // Exact score of column `c` of `g`.
+    let mut column_score = |g: &Connect4, c: u32, solver: &mut Solver| -> i32 {
+        if let Some(v) = refs.get(&key(g)).and_then(|m| m.get(&c)) {
+            return *v;
+        }
+        let mut child = *g;
+        child.board.play(c);
+        let v = match super::analysis::final_score(&child).or_else(|| book::score(&child)) {
+            Some(v) => -v,
+            None => {
+                solver.set_budget(Default::default());
+                -solver.solve(Pos::from(&child.board), false).lo
+            }
+        };
+        refs.entry(key(g)).or_default().insert(c, v);
+        if let Some(f) = &mut cache {
+            let _ = writeln!(f, "{} {c}={v}", moves_of(g));
+        }
+        v
+    };
+    for &ms in &a.movetime {
+        let (mut optimal, mut total, mut lost_value) = (0, 0, 0);
+        for g in &positions {
+            let mut player = Perfect::new(&o);
+            let mut prng = rand::rngs::StdRng::seed_from_u64(a.seed);
+            let mut sink = |_r: crate::search::Report| {};
+            let limits = Limits { movetime: Some(Duration::from_millis(ms)), ..Limits::default() };
+            let mut ctx = SearchCtx::new(limits, &o, &mut prng, StopFlag::new(), &mut sink);
+            let c = player.choose(g, &mut ctx) as u32;
+            drop(ctx);
+            let legal: Vec<u32> = (0..w).filter(|&c| g.board.can_play(c)).collect();
+            let best = legal.iter().map(|&x| column_score(g, x, solver)).max().expect("not over");
+            let got = column_score(g, c, solver);
+            total += 1;
+            if got == best {
+                optimal += 1;
+            } else if got.signum() < best.signum() {
+                lost_value += 1;
+            }
+            if a.verbose {
+                writeln!(
+                    out,
+                    "{ms}ms ply {} played {} score {got} best {best} (so far {optimal}/{total} optimal)",
+                    g.board.moves(),
+                    c + 1
+                )
+                .and_then(|_| out.flush())
+                .map_err(|e| e.to_string())?;
+            }
+        }
+        writeln!(
+            out,
+            "play movetime {ms}ms: positions {total} optimal {optimal} ({:.1}%) worse_result {lost_value}",
+            100.0 * optimal as f64 / total.max(1) as f64
+        )
+        .map_err(|e| e.to_string())?;
         out.flush().map_err(|e| e.to_string())?;
     }
     Ok(())

@@ -2,6 +2,7 @@
 //! four-cell windows weighted by how many stones they hold, plus a small
 //! bonus for central stones.
 
+use super::board::Geometry;
 use super::{Board, Connect4};
 use crate::search::Score;
 use crate::search::negamax::Evaluator;
@@ -77,6 +78,76 @@ impl Evaluator<Connect4> for WindowEval {
     }
 }
 
+/// The evaluation of `perfect` when the solver runs out of time: the
+/// windows of [`WindowEval`] plus the parity of threats (empty cells that
+/// would complete a four). With both sides filling columns alternately,
+/// the first player tends to get the cells of odd rows (1st, 3rd, 5th from
+/// the bottom) and the second player those of even rows (zugzwang), so a
+/// threat counts fully on its owner's parity and little on the other; a
+/// threat of the first player on an odd row with no threat of the second
+/// player below it in its column wins most endgames, and so does, for the
+/// second player, an even threat the first player cannot undercut.
+pub struct ThreatEval {
+    base: WindowEval,
+    geo: Geometry,
+    /// Cells of odd rows counted from the bottom (1st, 3rd, ...).
+    odd_rows: u64,
+}
+
+/// Weight of a threat on its owner's parity, and on the other.
+const GOOD_THREAT: i32 = 24;
+const OTHER_THREAT: i32 = 6;
+/// A good threat with no opposing threat below it in its column.
+const CLEAR_THREAT: i32 = 40;
+
+impl ThreatEval {
+    pub fn new(b: &Board) -> Self {
+        let geo = b.geometry();
+        let odd_rows = (0..b.height()).step_by(2).fold(0u64, |m, r| m | geo.bottom << r);
+        ThreatEval { base: WindowEval::new(b), geo, odd_rows }
+    }
+
+    /// The threat score of `stones` (the side `side`) against the
+    /// opponent's threat cells `theirs`.
+    fn threats(&self, side: usize, mine: u64, theirs: u64) -> i32 {
+        let good_rows = if side == 0 { self.odd_rows } else { self.geo.board & !self.odd_rows };
+        let good = mine & good_rows;
+        let mut v =
+            GOOD_THREAT * good.count_ones() as i32 + OTHER_THREAT * (mine & !good_rows).count_ones() as i32;
+        // Clear: no opposing threat lower in the same column.
+        let mut rest = good;
+        while rest != 0 {
+            let cell = rest & rest.wrapping_neg();
+            rest ^= cell;
+            let col = cell.trailing_zeros() / self.geo.h1;
+            let below = self.geo.column_mask(col) & (cell - 1);
+            if theirs & below == 0 {
+                v += CLEAR_THREAT;
+            }
+        }
+        v
+    }
+}
+
+impl Evaluator<Connect4> for ThreatEval {
+    fn evaluate(&self, pos: &Connect4) -> i32 {
+        let b = &pos.board;
+        let (me, opp, mask) = (b.current(), b.opponent(), b.mask());
+        let mine = self.geo.winning_cells(me, mask);
+        let theirs = self.geo.winning_cells(opp, mask);
+        let side = b.side_to_move();
+        self.base.evaluate(pos) + self.threats(side, mine, theirs) - self.threats(1 - side, theirs, mine)
+    }
+
+    fn order_moves(&self, pos: &Connect4, moves: &mut [u8]) {
+        self.base.order_moves(pos, moves)
+    }
+
+    fn mate_score(&self, root: &Connect4, plies: u32, win: bool) -> Score {
+        self.base.mate_score(root, plies, win)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,6 +157,30 @@ mod tests {
         // 7x6 has 69 lines of four.
         assert_eq!(windows(&Board::new(7, 6).unwrap()).len(), 69);
         assert_eq!(windows(&Board::new(4, 4).unwrap()).len(), 10);
+    }
+
+    #[test]
+    fn threat_parity_counts() {
+        // Red (first player) with three in a row on the 3rd row from the
+        // bottom (an odd row): its threats there outweigh the same shape
+        // for Yellow, whose good rows are the even ones.
+        let mut g = Connect4::standard();
+        // Columns 1..3 filled to 2 stones, then Red stones on row 3 of
+        // columns 1, 2, 3 (Yellow plays elsewhere in between).
+        g.play_sequence("1122337").unwrap();
+        let e = ThreatEval::new(&g.board);
+        let geo = g.board.geometry();
+        let red_row3 = (0..3).fold(0u64, |m, c| m | 1 << (c * 7 + 2));
+        let mask = g.board.mask() | red_row3;
+        let cells = geo.winning_cells(red_row3, mask);
+        assert_eq!(cells.count_ones(), 1, "the cell of column 4, row 3");
+        let as_red = e.threats(0, cells, 0);
+        let as_yellow = e.threats(1, cells, 0);
+        assert_eq!(as_red, GOOD_THREAT + CLEAR_THREAT);
+        assert_eq!(as_yellow, OTHER_THREAT);
+        // An opposing threat below it makes it not clear.
+        let below = 1u64 << (3 * 7);
+        assert_eq!(e.threats(0, cells, below), GOOD_THREAT);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 mod analysis;
 mod bench;
 mod board;
+pub mod book;
 mod eval;
 mod perfect;
 mod players;
@@ -25,7 +26,6 @@ use std::io::{BufRead, Write};
 use crate::game::{Game, MoveError, Outcome, Side, StrategySpec};
 use crate::options::OptionSpec;
 use crate::search::SearchCtx;
-use solver::Solver;
 
 /// A Connect Four position (the [`Game`] implementation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -266,11 +266,39 @@ impl Game for Connect4 {
             "weak" => true,
             other => return Err(format!("analyze takes no argument or 'weak', not '{other}'")),
         };
-        let mut solver = Solver::new(self.board.width(), self.board.height(), perfect::hash_mb(ctx.options));
+        if let Some(line) = book::column_line(self, weak) {
+            return Ok(vec![line]);
+        }
+        let (mut solver, note) = perfect::make_solver(self.board.geometry(), perfect::hash_mb(ctx.options))?;
+        if let Some(n) = note {
+            ctx.report_text(format!("analyze: {n}"));
+        }
+        solver.threads = perfect::threads(ctx.options);
         solver.set_budget(perfect::budget_of(ctx, 0, 1.0));
         let line = analysis::column_line(&mut solver, self, weak);
         ctx.nodes += solver.nodes;
         Ok(vec![line])
+    }
+
+    /// A win with one's k-th stone scores `C/2 + 1 - k`; the side to move
+    /// has `n/2` stones (rounded down), the opponent `n/2` rounded up.
+    fn mate_in(&self, exact: i32) -> Option<i32> {
+        let b = &self.board;
+        let half = (b.width() * b.height()) as i32 / 2;
+        let n = b.moves() as i32;
+        match exact {
+            0 => None,
+            s if s > 0 => Some(half + 1 - s - n / 2),
+            s => Some(-(half + 1 + s - (n + 1) / 2)),
+        }
+    }
+
+    fn book(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+        book::run(args, out)
+    }
+
+    fn book_cli() -> Option<clap::Command> {
+        Some(book::cli())
     }
 
     fn bench(args: &[String], out: &mut dyn Write) -> Result<(), String> {
@@ -369,13 +397,39 @@ mod tests {
 
     #[test]
     fn analyze_with_a_limit_marks_unproven_columns() {
-        let g = Connect4::standard();
+        // Two stones: past the opening book, so the solver runs.
+        let mut g = Connect4::standard();
+        g.play_sequence("44").unwrap();
         let limits = crate::search::Limits { nodes: Some(1), ..Default::default() };
-        let line = analyze_with(&g, "", limits).unwrap();
+        let line = analyze_with(&g, "", limits.clone()).unwrap();
         assert_eq!(line[0], "? ? ? ? ? ? ?");
         let mut full = Connect4::new(4, 4).unwrap();
         full.play_sequence("1111").unwrap();
         assert_eq!(analyze_with(&full, "", Default::default()).unwrap()[0], "- 0 0 0");
+        // The empty board comes from the book, whatever the limit.
+        let empty = analyze_with(&Connect4::standard(), "", limits).unwrap();
+        assert_eq!(empty[0], "-2 -1 0 1 0 -1 -2");
+    }
+
+    #[test]
+    fn mate_in_counts_own_moves() {
+        let mut g = Connect4::standard();
+        g.play_sequence("4455").unwrap();
+        // 18 = win with the 4th stone; Red has 2 and plays the 3rd, 4th.
+        assert_eq!(g.mate_in(18), Some(2));
+        let mut g = Connect4::standard();
+        g.play_sequence("445566").unwrap();
+        assert_eq!(g.mate_in(18), Some(1));
+        // Yellow to move after "4455667"? The game is over; use "44455554221"
+        // (11 stones, Yellow to move, -15: Red wins with its 7th stone; Red
+        // has 6, so Yellow makes 1 move before it).
+        let mut g = Connect4::standard();
+        g.play_sequence("44455554221").unwrap();
+        assert_eq!(g.mate_in(-15), Some(-1));
+        assert_eq!(g.mate_in(0), None);
+        // The empty board: 1 = Red wins with its 21st stone.
+        assert_eq!(Connect4::standard().mate_in(1), Some(21));
+        assert_eq!(Connect4::standard().mate_in(-1), Some(-21));
     }
 
     #[test]

@@ -12,14 +12,21 @@
 //!   `exp((s - best) / T)`, `T = ((20 - Skill) / 4)^2` score points (Skill
 //!   16: T = 1, a move one point worse is e times less likely; Skill 8:
 //!   T = 9; Skill 1: T = 22.6, nearly uniform).
-//! - `Hash` (MB, engine-wide, default 64): size of the solver's table, kept
-//!   between moves and cleared on `newgame`.
+//! - `Hash` (MB, engine-wide): size of the solver's table, kept between
+//!   moves and cleared on `newgame`. It is allocated when `perfect` first
+//!   searches (never at `newgame`), lazily (pages mapped as written); a
+//!   size the machine cannot give is halved until it can (down to 16 MB),
+//!   with an `info string` saying so.
+//! - `Threads` (engine-wide): search threads sharing the table (lazy SMP,
+//!   see [`Solver`]).
 //!
 //! Depth: `go depth N` with fewer than the plies left is an N-ply
 //! alpha-beta search with the `attack` evaluation (not a solve).
 //!
 //! Time: without a limit the solve always completes. With a limit (time,
-//! nodes, `stop`), the solver gets 85% of the time; if it has not finished,
+//! nodes, `stop`), the solver gets 85% of the time (measured: giving the
+//! heuristic 60% below 12 stones lost more games to `attack`); if it has
+//! not finished,
 //! the move is the one with the best proven lower bound (then the best
 //! upper bound); among columns still tied, the choice of a short heuristic
 //! alpha-beta search (the `attack` evaluation) in the time left, else the
@@ -31,7 +38,7 @@ use rand::seq::IndexedRandom;
 
 use super::Connect4;
 use super::board::Geometry;
-use super::eval::WindowEval;
+use super::eval::{ThreatEval, WindowEval};
 use super::solver::{Budget, Pos, Range, RootInfo, Solver, centre_order};
 use crate::options::OptionValues;
 use crate::search::{Limits, Player, Report, Score, SearchCtx, negamax};
@@ -53,11 +60,34 @@ pub fn budget_of(ctx: &SearchCtx, solver_nodes: u64, share: f64) -> Budget {
         deadline: ctx.remaining().map(|r| std::time::Instant::now() + r.mul_f64(share)),
         nodes: ctx.limits.nodes.map(|n| solver_nodes + n.saturating_sub(ctx.nodes)),
         stop: Some(ctx.stop_flag().clone()),
+        done: None,
     }
 }
 
-/// The perfect player; keeps its solver (and table) between moves.
+/// `Threads` from the options (default 1).
+pub fn threads(o: &OptionValues) -> usize {
+    o.get_int("Threads").map_or(1, |t| t.clamp(1, 64) as usize)
+}
+
+/// A solver with a table of `mb` MB, or the largest power-of-two size
+/// below it that the machine can give (at least 16 MB), with a note
+/// saying what was used; `Err` if not even 16 MB can be had.
+pub fn make_solver(geo: Geometry, mb: usize) -> Result<(Solver, Option<String>), String> {
+    let mut size = mb.max(1);
+    loop {
+        match Solver::new(geo.width, geo.height, size) {
+            Ok(s) if size == mb.max(1) => return Ok((s, None)),
+            Ok(s) => return Ok((s, Some(format!("cannot allocate {mb} MB for the table, using {size} MB")))),
+            Err(e) if size <= 16 => return Err(e.to_string()),
+            Err(_) => size = (size / 2).max(16),
+        }
+    }
+}
+
+/// The perfect player; keeps its solver (and table) between moves. The
+/// table is made at the first move that needs it.
 pub struct Perfect {
+    /// Board geometry, `Hash` asked for, the solver.
     solver: Option<(Geometry, usize, Solver)>,
 }
 
@@ -66,12 +96,28 @@ impl Perfect {
         Perfect { solver: None }
     }
 
-    fn solver(&mut self, g: &Connect4, mb: usize) -> &mut Solver {
+    /// The solver for `g`'s board with a table of `mb` MB, made now if the
+    /// size or board changed; `None` if no table can be had.
+    fn solver(&mut self, g: &Connect4, mb: usize, ctx: &mut SearchCtx) -> Option<&mut Solver> {
         let geo = g.board.geometry();
         if !matches!(&self.solver, Some((g0, m0, _)) if *g0 == geo && *m0 == mb) {
-            self.solver = Some((geo, mb, Solver::new(geo.width, geo.height, mb)));
+            self.solver = None; // free the old table first
+            match make_solver(geo, mb) {
+                Ok((s, note)) => {
+                    if let Some(n) = note {
+                        log::warn!("{n}");
+                        ctx.report_text(format!("perfect: {n}"));
+                    }
+                    self.solver = Some((geo, mb, s));
+                }
+                Err(e) => {
+                    log::error!("{e}");
+                    ctx.report_text(format!("perfect: {e}, playing the heuristic move"));
+                    return None;
+                }
+            }
         }
-        &mut self.solver.as_mut().expect("just made").2
+        self.solver.as_mut().map(|s| &mut s.2)
     }
 }
 
@@ -133,8 +179,33 @@ impl Player<Connect4> for Perfect {
         }
         let weak = ctx.options.get_bool("Weak").unwrap_or(false);
         let variety = ctx.options.get_bool("Variety").unwrap_or(false);
+        if let Some(cols) = super::book::columns(pos) {
+            let columns: Vec<Option<Range>> = cols.iter().map(|c| c.map(Range::exact)).collect();
+            let value = Range::exact(cols.iter().flatten().copied().max().expect("game not over"));
+            let info = RootInfo { columns, value };
+            let chosen = if skill < MAX_SKILL {
+                skill_pick(&info.columns, skill, ctx.rng).expect("game not over")
+            } else {
+                let cands = info.best_columns(weak);
+                if variety {
+                    *cands.choose(ctx.rng).expect("not empty")
+                } else {
+                    centre_order(width).into_iter().find(|c| cands.contains(c)).unwrap_or(legal[0])
+                }
+            };
+            let chosen_score = report_score(info.columns[chosen as usize].expect("legal"), weak);
+            ctx.nodes += 1;
+            ctx.report_text("perfect: from the opening book");
+            ctx.report(empty, Some(chosen_score), vec![(chosen + 1).to_string()]);
+            return chosen as u8;
+        }
         let limited = !ctx.limits.is_unbounded();
-        let solver = self.solver(pos, hash_mb(ctx.options));
+        let nthreads = threads(ctx.options);
+        let Some(solver) = self.solver(pos, hash_mb(ctx.options), ctx) else {
+            let cands: Vec<u32> = legal.clone();
+            return heuristic_choice(pos, ctx, &cands) as u8;
+        };
+        solver.threads = nthreads;
         let nodes0 = solver.nodes;
         solver.set_budget(budget_of(ctx, nodes0, if limited { 0.85 } else { 1.0 }));
         let p = Pos::from(&b);
@@ -164,18 +235,20 @@ impl Player<Connect4> for Perfect {
             }
         };
         let score = report_score(info.value, weak);
-        if aborted && !proven {
-            ctx.report_text(format!("perfect: not solved within the limits, proven {score}"));
-        }
+        // The text and the score line report the same thing: what the
+        // chosen move is proven to reach (with Skill below 20 it may be
+        // worse than the position's value, which the text adds).
         let chosen_score = info.columns[chosen as usize].map_or(score, |r| report_score(r, weak));
+        if aborted && !proven {
+            ctx.report_text(format!("perfect: not solved within the limits, proven {chosen_score}"));
+        } else if skill < MAX_SKILL && chosen_score != score {
+            ctx.report_text(format!(
+                "perfect: Skill {skill} plays column {} ({chosen_score}; best {score})",
+                chosen + 1
+            ));
+        }
         ctx.report(if proven { empty } else { 0 }, Some(chosen_score), vec![(chosen + 1).to_string()]);
         chosen as u8
-    }
-
-    /// Allocates the table for the game's board size now, not in the
-    /// first move's time.
-    fn prepare(&mut self, pos: &Connect4, options: &OptionValues) {
-        self.solver(pos, hash_mb(options));
     }
 
     fn reset(&mut self) {
@@ -186,15 +259,15 @@ impl Player<Connect4> for Perfect {
 }
 
 /// Among `cands` (tied after an unfinished solve): the move of a short
-/// heuristic search in the time left if it is one of them, else the most
-/// central.
+/// heuristic search in the time left (the threat-parity evaluation,
+/// [`ThreatEval`]) if it is one of them, else the most central.
 fn heuristic_choice(pos: &Connect4, ctx: &mut SearchCtx, cands: &[u32]) -> u32 {
     let centre = centre_order(pos.board.width()).into_iter().find(|c| cands.contains(c));
     let limits = Limits { depth: Some(12), movetime: ctx.remaining(), ..Limits::default() };
     let stop = ctx.stop_flag().clone();
     let mut sink = |_r: Report| {};
     let mut sub = SearchCtx::new(limits, ctx.options, &mut *ctx.rng, stop, &mut sink);
-    let eval = WindowEval::new(&pos.board);
+    let eval = ThreatEval::new(&pos.board);
     let found = negamax::search(pos, &eval, &mut sub, 12);
     ctx.nodes += sub.nodes;
     match found {
@@ -290,7 +363,7 @@ mod tests {
     fn variety_picks_among_equal_moves() {
         // The empty 4x4 board: every column draws (checked by the solver).
         let g = game("Connect4+4x4", "");
-        let mut s = Solver::new(4, 4, 8);
+        let mut s = Solver::new(4, 4, 8).unwrap();
         let cols = s.columns(Pos::from(&g.board), false);
         assert!(cols.iter().all(|r| *r == Some(Range::exact(0))), "{cols:?}");
         let plain = options(&[]);
@@ -325,15 +398,20 @@ mod tests {
     #[test]
     fn time_limit_gives_a_move_with_an_unproven_score() {
         let o = options(&[]);
-        let g = game("Connect4", "");
+        // Two stones: past the opening book.
+        let g = game("Connect4", "44");
         let limits = Limits { movetime: Some(Duration::from_millis(30)), ..Limits::default() };
-        let (m, reports) = think(&mut Perfect::new(&o), &g, &o, limits, 1);
+        let (m, reports) = think(&mut Perfect::new(&o), &g, &o, limits.clone(), 1);
         assert!(m < 7);
         let last = reports.last().unwrap();
         assert!(matches!(last.score, Some(Score::Lower(_))), "{last:?}");
         let stopped = Limits { nodes: Some(1000), ..Limits::default() };
         let (m, _) = think(&mut Perfect::new(&o), &g, &o, stopped, 1);
         assert!(m < 7);
+        // The empty board is in the book: an exact score at once.
+        let (m, reports) = think(&mut Perfect::new(&o), &game("Connect4", ""), &o, limits, 1);
+        assert_eq!(m, 3);
+        assert_eq!(reports.last().unwrap().score, Some(Score::Exact(1)));
     }
 
     #[test]

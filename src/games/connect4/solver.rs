@@ -16,11 +16,13 @@
 //! k-th stone scores `C/2 + 1 - k`; 0 draw; the opponent's wins are
 //! negative.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::board::{Board, Geometry};
 use super::tt::{Bound, Table};
 use crate::search::StopFlag;
+use crate::search::alloc::AllocError;
 
 /// A position as the solver sees it: the stones of the side to move, all
 /// stones, and their number.
@@ -84,6 +86,8 @@ pub struct Budget {
     /// Total node count (of [`Solver::nodes`]) at which to stop.
     pub nodes: Option<u64>,
     pub stop: Option<StopFlag>,
+    /// A second stop flag (the main thread's "done" for helper threads).
+    pub done: Option<StopFlag>,
 }
 
 /// What a root search found: the bounds of every column's score (`None`:
@@ -129,9 +133,16 @@ const SYMMETRY_PLIES: u32 = 14;
 const STANDARD_ORDER: [u32; 7] = [3, 2, 4, 1, 5, 0, 6];
 
 /// The solver: a board size, a transposition table and a node counter.
+///
+/// With [`Solver::threads`] above 1, every search runs on that many
+/// threads sharing the table (lazy SMP): helper threads search the same
+/// root with a slightly perturbed move order (and, for [`Solver::columns`],
+/// the columns in another order), filling the table with bounds the main
+/// thread then finds; the main thread's result is the answer, and the
+/// helpers stop when it has it.
 pub struct Solver {
     geo: Geometry,
-    tt: Table,
+    tt: Arc<Table>,
     /// Columns, centre first.
     order: Vec<u32>,
     /// Nodes searched since the solver was made (every negamax call).
@@ -143,22 +154,94 @@ pub struct Solver {
     pub symmetry: bool,
     /// Prefetch the children's table slots.
     pub prefetch: bool,
+    /// Search threads (1: no helpers).
+    pub threads: usize,
+    /// Non-zero in helper threads: seeds the perturbation of move order.
+    perturb: u64,
 }
 
 impl Solver {
-    /// A solver for W x H boards with a table of `hash_mb` MB.
-    pub fn new(width: u32, height: u32, hash_mb: usize) -> Solver {
+    /// A solver for W x H boards with a table of `hash_mb` MB (at least
+    /// 16), or an error if that memory cannot be had. The table's pages
+    /// are mapped as the search writes them.
+    pub fn new(width: u32, height: u32, hash_mb: usize) -> Result<Solver, AllocError> {
+        Solver::new_huge(width, height, hash_mb, false)
+    }
+
+    /// [`Solver::new`]; with `huge`, a table backed by transparent huge
+    /// pages (for the command-line solvers: faster, but a page fault may
+    /// stall a search while the kernel compacts memory).
+    pub fn new_huge(width: u32, height: u32, hash_mb: usize, huge: bool) -> Result<Solver, AllocError> {
         let geo = Geometry::new(width, height);
-        Solver {
+        Ok(Solver {
             geo,
-            tt: Table::with_mb(hash_mb),
+            tt: Arc::new(if huge { Table::with_mb_huge(hash_mb, true)? } else { Table::with_mb(hash_mb)? }),
             order: centre_order(width),
             nodes: 0,
             budget: Budget::default(),
             aborted: false,
             symmetry: true,
             prefetch: true,
+            threads: 1,
+            perturb: 0,
+        })
+    }
+
+    /// A helper of this solver for thread `id` (1, 2, ...): the same
+    /// table and budget, plus the `done` flag.
+    fn helper(&self, id: usize, done: &StopFlag) -> Solver {
+        let mut budget = self.budget.clone();
+        budget.done = Some(done.clone());
+        Solver {
+            geo: self.geo,
+            tt: Arc::clone(&self.tt),
+            order: self.order.clone(),
+            nodes: 0,
+            budget,
+            aborted: false,
+            symmetry: self.symmetry,
+            prefetch: self.prefetch,
+            threads: 1,
+            perturb: (id as u64).wrapping_mul(0xD1B5_4A32_D192_ED03) | 1,
         }
+    }
+
+    /// Runs `main` on this thread while `threads - 1` helpers run `help`
+    /// (each with its own id) on the same table; returns `main`'s result
+    /// once the helpers have stopped, their nodes counted in
+    /// [`Solver::nodes`].
+    fn parallel<R>(
+        &mut self,
+        main: impl FnOnce(&mut Solver) -> R,
+        help: impl Fn(&mut Solver, usize) + Sync,
+    ) -> R {
+        if self.threads <= 1 {
+            return main(self);
+        }
+        let done = StopFlag::new();
+        let mut helpers: Vec<Solver> = (1..self.threads).map(|id| self.helper(id, &done)).collect();
+        let help = &help;
+        let r = std::thread::scope(|s| {
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .enumerate()
+                .map(|(i, h)| {
+                    std::thread::Builder::new()
+                        .name(format!("c4-helper-{}", i + 1))
+                        .spawn_scoped(s, move || help(h, i + 1))
+                })
+                .collect();
+            let r = main(self);
+            done.stop();
+            for h in handles.into_iter().flatten() {
+                if h.join().is_err() {
+                    log::error!("a Connect Four helper thread panicked");
+                }
+            }
+            r
+        });
+        self.nodes += helpers.iter().map(|h| h.nodes).sum::<u64>();
+        r
     }
 
     pub fn geometry(&self) -> Geometry {
@@ -177,7 +260,11 @@ impl Solver {
 
     /// Empties the transposition table.
     pub fn clear(&mut self) {
-        self.tt.clear();
+        match Arc::get_mut(&mut self.tt) {
+            Some(t) => t.clear(),
+            // Helpers hold the table only during a search.
+            None => log::error!("Connect Four table still shared: not cleared"),
+        }
     }
 
     /// Limits the following searches; a search that hits them stops and
@@ -195,6 +282,7 @@ impl Solver {
     fn check_budget(&mut self) {
         let b = &self.budget;
         if b.stop.as_ref().is_some_and(|s| s.is_stopped())
+            || b.done.as_ref().is_some_and(|s| s.is_stopped())
             || b.nodes.is_some_and(|n| self.nodes >= n)
             || b.deadline.is_some_and(|d| Instant::now() >= d)
         {
@@ -226,7 +314,12 @@ impl Solver {
             return Range::exact((self.cells() + 1 - n) / 2);
         }
         let start = Range { lo: -(self.cells() - n) / 2, hi: (self.cells() - 1 - n) / 2 };
-        self.refine(p, start, weak)
+        self.parallel(
+            |s| s.refine(p, start, weak),
+            |h, _| {
+                h.refine(p, start, weak);
+            },
+        )
     }
 
     /// Narrows `r` (bounds of `p`'s score; `p`'s side to move cannot win at
@@ -276,9 +369,22 @@ impl Solver {
     /// centre first. Columns left unsolved when the budget runs out keep
     /// the bounds proven so far.
     pub fn columns(&mut self, p: Pos, weak: bool) -> Vec<Option<Range>> {
+        // Helper k starts k columns further along the order.
+        self.parallel(
+            |s| s.columns_from(p, weak, 0),
+            |h, id| {
+                h.columns_from(p, weak, id);
+            },
+        )
+    }
+
+    /// [`Solver::columns`] on this thread, starting `skip` columns along
+    /// the centre-first order (and wrapping around).
+    fn columns_from(&mut self, p: Pos, weak: bool, skip: usize) -> Vec<Option<Range>> {
         let mut out = self.column_starts(p);
-        for i in 0..self.order.len() {
-            let c = self.order[i] as usize;
+        let w = self.order.len();
+        for i in 0..w {
+            let c = self.order[(i + skip) % w] as usize;
             if let Some(r) = out[c]
                 && !r.done(weak)
                 && !self.aborted
@@ -296,6 +402,16 @@ impl Solver {
     /// proves about each. With `all`, every column as good as the value is
     /// found (for a random choice among them).
     pub fn best(&mut self, p: Pos, weak: bool, all: bool) -> RootInfo {
+        self.parallel(
+            |s| s.best_here(p, weak, all),
+            |h, _| {
+                h.best_here(p, weak, all);
+            },
+        )
+    }
+
+    /// [`Solver::best`] on this thread.
+    fn best_here(&mut self, p: Pos, weak: bool, all: bool) -> RootInfo {
         let mut cols = self.column_starts(p);
         let order = self.root_order(p);
         let value = loop {
@@ -382,7 +498,7 @@ impl Solver {
     fn search<const STD: bool>(&mut self, p: Pos, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
         let nodes0 = self.nodes;
-        if self.nodes & 0xFFF == 0 {
+        if self.nodes & 0x3FF == 0 {
             self.check_budget();
         }
         if self.aborted {
@@ -497,6 +613,12 @@ impl Solver {
             }
             list[i] = (m, s, c);
             len += 1;
+        }
+        // Helper threads swap the first two moves at a quarter of the
+        // nodes (chosen by position), so they reach other subtrees first.
+        if self.perturb != 0 && len > 1 && (key ^ self.perturb).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 62 == 0
+        {
+            list.swap(0, 1);
         }
         for &(m, _, c) in &list[..len] {
             let child = Pos { current: p.current ^ p.mask, mask: p.mask | m, moves: p.moves + 1 };

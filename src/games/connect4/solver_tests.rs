@@ -12,7 +12,7 @@ use super::solver::{Pos, Range, Solver};
 
 /// Checks every `<moves> <score>` line of a sample.
 fn check_sample(text: &str, weak: bool) {
-    let mut solver = Solver::new(7, 6, 16);
+    let mut solver = Solver::new(7, 6, 16).unwrap();
     let mut n = 0;
     for line in text.lines() {
         let mut it = line.split_whitespace();
@@ -128,7 +128,7 @@ fn random_position(w: u32, h: u32, stones: u32, rng: &mut StdRng) -> Connect4 {
 fn compare(w: u32, h: u32, stones: u32, count: usize, seed: u64) {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut brute = Brute { memo: HashMap::new() };
-    let mut solver = Solver::new(w, h, 4);
+    let mut solver = Solver::new(w, h, 4).unwrap();
     for _ in 0..count {
         let g = random_position(w, h, stones, &mut rng);
         let p = Pos::from(&g.board);
@@ -154,7 +154,7 @@ fn brute_force_4x4_from_empty() {
     let mut brute = Brute { memo: HashMap::new() };
     let exact = brute.score(&mut g.clone());
     assert_eq!(exact, 0, "4x4 is a draw");
-    let mut solver = Solver::new(4, 4, 1);
+    let mut solver = Solver::new(4, 4, 1).unwrap();
     assert_eq!(solver.solve(Pos::from(&g.board), false), Range::exact(0));
     let cols = solver.columns(Pos::from(&g.board), false);
     for c in 0..4 {
@@ -184,7 +184,7 @@ fn brute_force_odd_and_widest_boards() {
 
 #[test]
 fn immediate_win_and_known_scores() {
-    let mut solver = Solver::new(7, 6, 1);
+    let mut solver = Solver::new(7, 6, 1).unwrap();
     for (moves, score) in [("4455", 18), ("44455554221", -15)] {
         let mut g = Connect4::standard();
         g.play_sequence(moves).unwrap();
