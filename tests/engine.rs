@@ -222,12 +222,12 @@ fn go_then_stop_and_isready_during_search() {
     assert_eq!(bm.len(), 1, "{go_reply:?}");
     assert!(["1", "2", "3", "4", "5", "6", "7"].contains(&bm[0].strip_prefix("bestmove ").unwrap()));
     // ...then the waiting commands in order, then stop's own ok.
-    assert_eq!(e.read_reply(), vec!["Connect4;InProgress;Yellow[1];4", "ok"]);
+    assert_eq!(e.read_reply(), vec!["Connect4;InProgress;Red[2];4;4", "ok"]);
     assert_eq!(e.read_reply(), vec!["1;2;3;4;5;6;7", "ok"]);
     assert_eq!(e.read_reply(), vec!["ok"]);
     // stop with no search: just ok.
     assert_eq!(e.cmd("stop"), Vec::<String>::new());
-    assert_eq!(e.one("play 4"), "Connect4;InProgress;Red[2];4;4");
+    assert_eq!(e.one("play 4"), "Connect4;InProgress;Yellow[2];4;4;4");
     assert_eq!(e.close(), 0);
 }
 

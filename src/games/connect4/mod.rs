@@ -192,19 +192,6 @@ impl Game for Connect4 {
             .collect()
     }
 
-    /// A score of the benchmark convention as own moves to the win (or,
-    /// negative, the opponent's moves to its win): winning with the next
-    /// stone scores `(W*H + 1 - n) / 2`, each later own move one less.
-    fn mate_in(&self, exact: i32) -> Option<i32> {
-        let cells = (self.board.width() * self.board.height()) as i32;
-        let n = self.ply() as i32;
-        match exact {
-            0 => None,
-            v if v > 0 => Some((cells + 1 - n) / 2 - v + 1),
-            v => Some(-((cells - n) / 2 + v + 1)),
-        }
-    }
-
     fn render(&self, color: bool) -> String {
         let b = &self.board;
         let (w, h) = (b.width(), b.height());
@@ -430,21 +417,6 @@ mod tests {
         // The empty board: 1 = Red wins with its 21st stone.
         assert_eq!(Connect4::standard().mate_in(1), Some(21));
         assert_eq!(Connect4::standard().mate_in(-1), Some(-21));
-    }
-
-    #[test]
-    fn mate_in_counts_own_moves() {
-        let mut g = Connect4::parse_type("Connect4").unwrap().unwrap();
-        for c in [3, 3, 4, 4] {
-            g.play(c);
-        }
-        // 4455 scores 18: the side to move wins with its second move.
-        assert_eq!(g.mate_in(18), Some(2));
-        assert_eq!(g.mate_in(19), Some(1));
-        assert_eq!(g.mate_in(0), None);
-        // After 3 the side to move (Yellow) is mated on Red's next move.
-        g.play(2);
-        assert_eq!(g.mate_in(-18), Some(-1));
     }
 
     #[test]
