@@ -13,12 +13,20 @@ use crate::game::Outcome;
 /// relative to the first occupied cell (found by walking the hive, so the
 /// grid's wrap never shows).
 fn coordinates(g: &Hive) -> Vec<(Cell, i32, i32)> {
+    match g.board.occupied_cells().first() {
+        Some(&start) => layout(g, start, (0, 0)),
+        None => Vec::new(),
+    }
+}
+
+/// Walks the hive from `start`, placed at axial `at`: every occupied cell
+/// and every empty neighbour with its axial coordinates (the text map and
+/// the GUI's board view both draw from this).
+pub(super) fn layout(g: &Hive, start: Cell, at: (i32, i32)) -> Vec<(Cell, i32, i32)> {
     let b = &g.board;
-    let cells = b.occupied_cells();
-    let Some(&start) = cells.first() else { return Vec::new() };
     let mut pos: HashMap<Cell, (i32, i32)> = HashMap::new();
-    let mut order = vec![(start, 0, 0)];
-    pos.insert(start, (0, 0));
+    let mut order = vec![(start, at.0, at.1)];
+    pos.insert(start, at);
     let mut queue = VecDeque::from([start]);
     while let Some(c) = queue.pop_front() {
         let (q, r) = pos[&c];
@@ -38,8 +46,6 @@ fn coordinates(g: &Hive) -> Vec<(Cell, i32, i32)> {
     order
 }
 
-/// The map, a legend of the stacks, the pieces in hand and whose turn it
-/// is.
 pub fn render(g: &Hive, color: bool) -> String {
     let b = &g.board;
     let paint = |text: &str, side: usize| -> String {

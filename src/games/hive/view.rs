@@ -4,9 +4,7 @@
 //! piece's cell marked; a move selects a piece, then its destination cell;
 //! a pass is a button.
 
-use std::collections::{HashMap, VecDeque};
-
-use super::hex::{Cell, DELTA, ORIGIN, nb};
+use super::hex::{Cell, ORIGIN};
 use super::piece::{PIECES, Piece, bug, colour, piece_name};
 use super::{Hive, Move, NO_PIECE};
 use crate::boardview::{BoardView, CellView, Geometry, PieceView, Select};
@@ -26,31 +24,10 @@ fn absolute(c: Cell) -> (i32, i32) {
 /// Coordinates of every occupied cell and every empty neighbour, walked
 /// from one stack so the grid's wrap never shows.
 fn coordinates(g: &Hive) -> Vec<(Cell, i32, i32)> {
-    let b = &g.board;
-    let Some(start) = b.occupied_cells().into_iter().min() else {
-        return vec![(ORIGIN, 0, 0)];
-    };
-    let mut pos: HashMap<Cell, (i32, i32)> = HashMap::new();
-    let (q0, r0) = absolute(start);
-    let mut order = vec![(start, q0, r0)];
-    pos.insert(start, (q0, r0));
-    let mut queue = VecDeque::from([start]);
-    while let Some(c) = queue.pop_front() {
-        let (q, r) = pos[&c];
-        for (d, &(dq, dr)) in DELTA.iter().enumerate() {
-            let n = nb(c, d);
-            if pos.contains_key(&n) {
-                continue;
-            }
-            let p = (q + dq, r + dr);
-            pos.insert(n, p);
-            order.push((n, p.0, p.1));
-            if b.occupied(n) {
-                queue.push_back(n);
-            }
-        }
+    match g.board.occupied_cells().into_iter().min() {
+        Some(start) => super::render::layout(g, start, absolute(start)),
+        None => vec![(ORIGIN, 0, 0)],
     }
-    order
 }
 
 fn cell_id(q: i32, r: i32) -> String {
