@@ -566,7 +566,13 @@ function onInfo(m) {
     const w = words[i];
     if (w === 'pv') { f.pv = words.slice(i + 1).join(' '); break; }
     if (w === 'string') { f.string = words.slice(i + 1).join(' '); break; }
-    if (w === 'score') { f.score = words[i + 1] + ' ' + (words[i + 2] || ''); i += 2; continue; }
+    if (w === 'score') {
+      // `win`, `draw`, `loss` stand alone; `cp`, `mate`, `exact` and the
+      // bounds take a number.
+      const kind = words[i + 1] || '';
+      if (['win', 'draw', 'loss'].includes(kind)) { f.score = kind; i += 1; continue; }
+      f.score = kind + ' ' + (words[i + 2] || ''); i += 2; continue;
+    }
     if (['depth', 'nodes', 'nps', 'time', 'seldepth'].includes(w)) { f[w] = words[i + 1]; i++; }
   }
   Object.assign(S.info, f);
