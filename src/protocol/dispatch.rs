@@ -53,9 +53,14 @@ impl<W: Write + Send + 'static> Session<W> {
             Command::Analyze(a) => self.start_analyze(a),
             Command::Quit => self.set_exit(0),
             c => {
+                // `show` may carry the colour codes of `Color`; every other
+                // reply is cleaned line by line, so no text from input or a
+                // file reaches stdout with a control character in it.
+                let raw = c == Command::Show;
                 // A bug in a game must not take the engine down.
                 let r = catch_unwind(AssertUnwindSafe(|| self.execute(c)))
                     .unwrap_or_else(|_| err("internal error (see stderr)"));
+                let r = if raw { r } else { r.map(|lines| lines.iter().map(|l| clean(l)).collect()) };
                 self.write_reply(r);
             }
         }
