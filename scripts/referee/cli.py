@@ -18,7 +18,7 @@ from .clocks import DEFAULT_TIMEMARGIN, parse_count, parse_seconds, parse_tc
 from .errors import RefereeError, UsageError
 from .game import now_text
 from .gamestring import is_mastermind
-from .match import Match, Settings, pairings_for
+from .match import Match, Plan, Settings, pairings_for
 from .openings import draw_secrets, make_openings, parse_openings_arg
 from .rating import SPRT_MODELS, fit_ratings
 from .seats import EngineSeat, SeatSpec
@@ -164,12 +164,17 @@ def match_parser():
     ap.add_argument("--pgnout", default=None, metavar="FILE",
                     help="append every finished game to FILE as PGN")
     ap.add_argument("--engine-stderr", action="store_true", help="show the engines' stderr")
+    ap.add_argument("--cluster", default=None, metavar="ADDRESS",
+                    help="play the games on a Dask cluster: a scheduler's address "
+                         "(tcp://HOST:8786) or local:N (N worker processes here); needs "
+                         "dask[distributed] (scripts/requirements-cluster.txt)")
     return ap
 
 
 def settings_from(args, config):
     s = Settings()
     s.arbiter = args.arbiter or default_arbiter()
+    s.arbiter_given = bool(args.arbiter)
     s.arbiter_options = dict(config.get("arbiter_options") or {})
     s.game_options = dict(config.get("game_options") or {})
     s.arbiter_options = dict(list(s.game_options.items()) + list(s.arbiter_options.items()))
@@ -198,7 +203,8 @@ def new_config(args):
     for tokens in args.engine:
         person = tokens[0].startswith(("human", "remote"))
         try:
-            specs.append(SeatSpec(tokens, () if person else args.each))
+            specs.append(SeatSpec(tokens, () if person else args.each,
+                                  check=not args.cluster))
         except ValueError as e:
             raise UsageError(str(e))
     if len(specs) < 2:
@@ -206,6 +212,8 @@ def new_config(args):
     people = any(s.kind != "engine" for s in specs)
     if people and len(specs) != 2:
         raise UsageError("a match with a person has exactly two seats")
+    if people and args.cluster:
+        raise UsageError("--cluster plays engines only, not a person's seat")
     seen = {}
     for s in specs:
         if s.name in seen:
@@ -250,6 +258,27 @@ def new_config(args):
 
 def cmd_match(argv, out=sys.stdout):
     args = match_parser().parse_args(argv)
+    if args.cluster:
+        # Refused at once, before anything is written, without Dask.
+        from .cluster import import_distributed, parse_address
+        parse_address(args.cluster)
+        import_distributed()
+    cluster = []
+    try:
+        return _cmd_match(args, out, cluster)
+    finally:
+        for c in cluster:
+            c.close()
+
+
+def _connect(args, out, cluster):
+    if args.cluster and not cluster:
+        from .cluster import Cluster
+        cluster.append(Cluster(args.cluster, out=out))
+    return cluster[0] if cluster else None
+
+
+def _cmd_match(args, out, cluster):
     if args.resume:
         if args.resume != "last" and not args.resume.isdigit():
             raise UsageError("--resume takes a tournament number, not %r" % args.resume)
@@ -285,9 +314,11 @@ def cmd_match(argv, out=sys.stdout):
         finally:
             arbiter.close()
         # Every engine must start and take its options before anything is
-        # recorded.
+        # recorded (with --cluster: on a worker).
         settings = settings_from(args, config)
-        for data in config["seats"]:
+        if args.cluster:
+            _connect(args, out, cluster).check_seats(Plan(config), settings)
+        for data in ([] if args.cluster else config["seats"]):
             if data["kind"] == "engine":
                 seat = EngineSeat(SeatSpec.from_json(data), settings)
                 try:
@@ -313,7 +344,7 @@ def cmd_match(argv, out=sys.stdout):
               file=out, flush=True)
     try:
         settings = settings_from(args, config)
-        return Match(conn, tid, config, settings, out).run()
+        return Match(conn, tid, config, settings, out, cluster=_connect(args, out, cluster)).run()
     finally:
         lock.release()
 

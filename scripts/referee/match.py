@@ -57,18 +57,90 @@ def pairings_for(kind, n):
     return [[i, j] for i in range(n) for j in range(i + 1, n)]
 
 
+class Plan:
+    """Which game is which: a picklable description of a tournament's games
+    (seats, pairings, openings, secrets), the same on the referee and on a
+    cluster's workers. Game `index` is `job(index)`, played by `Player`."""
+
+    def __init__(self, config):
+        self.seats = config["seats"]
+        self.pairings = config.get("pairings") or [[0, 1]]
+        self.game_type = config["game_type"]
+        self.openings = config["openings"]
+        self.secrets = config.get("secrets") or [None] * len(self.openings)
+
+    def schedule(self, index):
+        """(pairing number, game number within the pairing) of game `index`."""
+        return index % len(self.pairings), index // len(self.pairings)
+
+    def job(self, index):
+        p, k = self.schedule(index)
+        return {"index": index, "pairing": p, "seats": list(self.pairings[p]),
+                "first_seat": k % 2,
+                "opening": {"gamestring": self.openings[k // 2],
+                            "secret": self.secrets[k // 2]}}
+
+
+class Player:
+    """Plays games one after the other in one thread: its own arbiter and
+    engine processes, kept from game to game. A game is a function of the
+    settings, the seats and `Plan.job(index)`: the match's threads and a
+    cluster's workers (worker.py) play them with this same code."""
+
+    def __init__(self, specs, settings, game_type, shared_people=None):
+        self.specs = specs
+        self.settings = settings
+        self.shared_people = shared_people or {}
+        self.engines = {}
+        self.arbiter = Arbiter(settings.arbiter, options=settings.arbiter_options)
+        try:
+            self.arbiter.prepare(game_type)
+            if any(s.kind == "human" for s in specs) and sys.stdout.isatty():
+                self.arbiter.set_color()
+        except BaseException:
+            self.arbiter.close()
+            raise
+
+    def seat(self, k):
+        if k in self.shared_people:
+            return self.shared_people[k]
+        if k not in self.engines:
+            self.engines[k] = EngineSeat(self.specs[k], self.settings)
+        return self.engines[k]
+
+    def play(self, job, aborted=lambda: False):
+        """(record, seats): the game's record, with `pairing` and `broken`
+        (the seats, 0 or 1, whose engine crashed, stalled or lost step)."""
+        i, j = job["seats"]
+        seats = [self.seat(i), self.seat(j)]
+        for s in seats:
+            s.ensure_ready(self.settings.recover)
+        limits = [s.limits if not s.is_person else Limits() for s in seats]
+        record = play_game(self.arbiter, seats, limits, job["first_seat"], job["opening"],
+                           self.settings, aborted=aborted)
+        record["pairing"] = job["pairing"]
+        record["broken"] = [n for n, s in enumerate(seats) if getattr(s, "broken", False)]
+        return record, seats
+
+    def close(self):
+        for s in self.engines.values():
+            s.close()
+        self.engines = {}
+        self.arbiter.close()
+
+
 class Match:
-    def __init__(self, conn, tournament_id, config, settings, out=sys.stdout):
+    def __init__(self, conn, tournament_id, config, settings, out=sys.stdout, cluster=None):
         self.conn = conn
         self.tid = tournament_id
         self.config = config
         self.settings = settings
         self.out = out
+        self.cluster = cluster
+        self.plan = Plan(config)
         self.specs = [SeatSpec.from_json(s) for s in config["seats"]]
-        self.pairings = config.get("pairings") or [[0, 1]]
+        self.pairings = self.plan.pairings
         self.game_type = config["game_type"]
-        self.openings = config["openings"]
-        self.secrets = config.get("secrets") or [None] * len(self.openings)
         self.per_pairing = config["games"]
         self.total = self.per_pairing * len(self.pairings)
         self.lock = threading.RLock()
@@ -83,7 +155,7 @@ class Match:
 
     def schedule(self, index):
         """(pairing number, game number within the pairing) of game `index`."""
-        return index % len(self.pairings), index // len(self.pairings)
+        return self.plan.schedule(index)
 
     def rows(self):
         with self.lock:
@@ -130,6 +202,13 @@ class Match:
     def run(self):
         todo = self.pending()
         self.done = self.total - len(todo)
+        if self.cluster is not None:
+            try:
+                self.cluster.play(self, todo)
+            except KeyboardInterrupt:
+                self.stop_reason = "interrupted"
+                self.stop.set()
+            return self._close()
         work = queue.Queue()
         for i in todo:
             work.put(i)
@@ -165,6 +244,11 @@ class Match:
             seat.close()
             if seat.listener:
                 seat.listener.close()
+        return self._close()
+
+    def _close(self):
+        """Marks a complete (or SPRT-decided) tournament finished, prints
+        the end and the report; the exit status."""
         finished = not self.pending()
         sprt_stop = bool(self.stop_reason and self.stop_reason.startswith("SPRT"))
         if finished or sprt_stop:
@@ -190,68 +274,55 @@ class Match:
         return 130 if self.stop_reason == "interrupted" else 1
 
     def _worker(self, work, shared_people):
-        engines = {}
-        arbiter = None
-
-        def seat(k):
-            if k in shared_people:
-                return shared_people[k]
-            if k not in engines:
-                engines[k] = EngineSeat(self.specs[k], self.settings)
-            return engines[k]
+        player = None
         try:
-            arbiter = Arbiter(self.settings.arbiter, options=self.settings.arbiter_options)
-            arbiter.prepare(self.game_type)
-            if any(s.kind == "human" for s in self.specs) and sys.stdout.isatty():
-                arbiter.set_color()
+            player = Player(self.specs, self.settings, self.game_type, shared_people)
             while not self.stop.is_set():
                 try:
                     index = work.get_nowait()
                 except queue.Empty:
                     break
-                p, k = self.schedule(index)
-                i, j = self.pairings[p]
-                seats = [seat(i), seat(j)]
-                for s in seats:
-                    s.ensure_ready(self.settings.recover)
-                limits = [s.limits if not s.is_person else Limits() for s in seats]
-                opening = {"gamestring": self.openings[k // 2], "secret": self.secrets[k // 2]}
                 try:
-                    record = play_game(arbiter, seats, limits, k % 2, opening, self.settings,
-                                       aborted=self.stop.is_set)
+                    record, seats = player.play(self.plan.job(index), aborted=self.stop.is_set)
                 except GameAborted:
                     break
-                record["pairing"] = p
-                self._finish(index, seats, record)
-                if not self.settings.recover:
-                    for s in seats:
-                        if getattr(s, "broken", False):
-                            with self.lock:
-                                if not self.stop.is_set():
-                                    self.stop_reason = ("engine %s %s; use --recover to "
-                                                        "restart it" % (s.name, record["reason"]))
-                                    self.stop.set()
+                self.game_done(index, seats, record)
         except Exception as e:  # noqa: BLE001 - any failure stops the match cleanly
-            if not isinstance(e, RefereeError):
-                traceback.print_exc()
-            with self.lock:
-                if self.error is None:
-                    self.error = str(e)
-                    self.stop_reason = "referee error: %s" % e
-                    self.say("referee error: %s" % e)
-            self.stop.set()
+            self.fail(e)
         finally:
-            for s in engines.values():
-                s.close()
-            if arbiter:
-                arbiter.close()
+            if player:
+                player.close()
+
+    def fail(self, e):
+        """Stops the match on a referee error (printed once)."""
+        if not isinstance(e, RefereeError):
+            traceback.print_exc()
+        with self.lock:
+            if self.error is None:
+                self.error = str(e)
+                self.stop_reason = "referee error: %s" % e
+                self.say("referee error: %s" % e)
+        self.stop.set()
+
+    def game_done(self, index, seats, record):
+        """Stores a played game (once: a game already stored is ignored) and
+        stops the match on an engine failure without --recover."""
+        self._finish(index, seats, record)
+        if not self.settings.recover:
+            for n in record.get("broken", ()):
+                with self.lock:
+                    if not self.stop.is_set():
+                        self.stop_reason = ("engine %s %s; use --recover to restart it"
+                                            % (seats[n].name, record["reason"]))
+                        self.stop.set()
 
     def _finish(self, index, seats, record):
         with self.lock:
             if self.stop.is_set() and (self.stop_reason or "").startswith("SPRT"):
                 return  # decided already: the report must match the decision
-            store_game(self.conn, self.tid, index, self.game_type, seats, record,
-                       self.settings.db_wait)
+            if store_game(self.conn, self.tid, index, self.game_type, seats, record,
+                          self.settings.db_wait) is None:
+                return  # stored already (a game played twice is counted once)
             self.done += 1
             first = record["first_seat"]
             result = result_text(record)

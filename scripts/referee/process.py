@@ -17,6 +17,25 @@ from .errors import SeatFailure
 MAX_LINE = 1 << 16
 OVERLONG = "\x00overlong line"
 
+# Set by a cluster's worker (worker.py): on Linux its children get SIGKILL
+# when the thread that started them ends, even when the worker is killed,
+# so that no engine outlives a lost worker.
+DIE_WITH_PARENT = False
+
+
+def _die_with_parent():
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        prctl = libc.prctl
+    except (OSError, AttributeError):
+        return None
+    PR_SET_PDEATHSIG, SIGKILL = 1, 9
+
+    def preexec():
+        prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0)
+    return preexec
+
 
 def read_bounded_lines(stream, put, limit=MAX_LINE):
     """Reads byte lines from `stream` and calls put(text) for each, put(OVERLONG)
@@ -64,7 +83,8 @@ class Process:
                 cwd=cwd, bufsize=-1,
                 # Own session: a Ctrl-C at the terminal reaches the referee
                 # only.
-                start_new_session=True)
+                start_new_session=True,
+                preexec_fn=_die_with_parent() if DIE_WITH_PARENT else None)
         except OSError as e:
             raise SeatFailure("crash", "cannot start %s (%s): %s" % (label, cmd, e))
         self.lines = queue.Queue()

@@ -27,7 +27,7 @@ class SeatSpec:
     """One `--engine` argument: key=value tokens, or `human`, or `remote=H:P`.
     Bad tokens raise ValueError with a one-line message."""
 
-    def __init__(self, tokens, each=()):
+    def __init__(self, tokens, each=(), check=True):
         self.name = None
         self.kind = "engine"
         self.cmd = None
@@ -47,6 +47,9 @@ class SeatSpec:
             if not self.cmd:
                 raise ValueError("an engine seat needs cmd=...: %s" % " ".join(tokens))
             args = split_command(self.cmd)
+        # The binary is looked for here unless it runs elsewhere (--cluster:
+        # a worker checks it).
+        if self.kind == "engine" and check:
             exe = args[0]
             if os.sep in exe:
                 path = exe if os.path.isabs(exe) or not self.dir else os.path.join(self.dir, exe)

@@ -194,28 +194,23 @@ def result_text(record):
 
 
 def store_game(conn, tournament_id, index, game_type, seats, record, wait=DEFAULT_DB_WAIT):
-    """Writes one finished game and its moves in one transaction; returns its id."""
+    """Writes one finished game and its moves in one transaction; returns its
+    id, or None if game `index` of the tournament is stored already: the
+    UNIQUE (tournament_id, game_index) key makes a game played twice (a
+    cluster's worker lost after the game, say) count once."""
     first, second = record["first_seat"], 1 - record["first_seat"]
     winner = record["winner"]
     points = record.get("points")
 
     def write():
         with conn:
-            cur = conn.execute(
-                "INSERT INTO games (tournament_id, game_index, game_type, first_player,"
-                " second_player, first_side, second_side, first_options, second_options,"
-                " opening, result, winner, reason, detail, final, plies, first_points,"
-                " second_points, started, finished, secret, pairing)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (tournament_id, index, game_type, seats[first].name, seats[second].name,
-                 record["sides"][first], record["sides"][second],
-                 seat_options_json(seats[first].spec), seat_options_json(seats[second].spec),
-                 record["opening"], result_text(record),
-                 None if winner is None else seats[winner].name,
-                 record["reason"], record.get("detail"), record["final"], record["plies"],
-                 points[first] if points else None, points[second] if points else None,
-                 record["started"], record["finished"], record.get("secret"),
-                 record.get("pairing")))
+            try:
+                cur = insert_game()
+            except sqlite3.IntegrityError:
+                if conn.execute("SELECT 1 FROM games WHERE tournament_id = ? AND game_index = ?",
+                                (tournament_id, index)).fetchone():
+                    return None
+                raise
             game_id = cur.lastrowid
             base = len(GameString(record["opening"]).moves)
             conn.executemany(
@@ -225,4 +220,21 @@ def store_game(conn, tournament_id, index, game_type, seats, record, wait=DEFAUL
                   1 if m.get("illegal") else 0, 1 if m.get("late") else 0, m.get("score"))
                  for k, m in enumerate(record["moves"])])
         return game_id
+
+    def insert_game():
+        return conn.execute(
+            "INSERT INTO games (tournament_id, game_index, game_type, first_player,"
+            " second_player, first_side, second_side, first_options, second_options,"
+            " opening, result, winner, reason, detail, final, plies, first_points,"
+            " second_points, started, finished, secret, pairing)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (tournament_id, index, game_type, seats[first].name, seats[second].name,
+             record["sides"][first], record["sides"][second],
+             seat_options_json(seats[first].spec), seat_options_json(seats[second].spec),
+             record["opening"], result_text(record),
+             None if winner is None else seats[winner].name,
+             record["reason"], record.get("detail"), record["final"], record["plies"],
+             points[first] if points else None, points[second] if points else None,
+             record["started"], record["finished"], record.get("secret"),
+             record.get("pairing")))
     return with_retry(write, wait, "storing game %d" % (index + 1))

@@ -27,6 +27,35 @@ class Store(unittest.TestCase):
         self.assertIn("score", cols)
         conn.close()
 
+    def test_a_game_is_stored_once(self):
+        # Game index k of a tournament is one row however often it is
+        # stored (a cluster may play a game twice): the second store is a
+        # no-op that returns None, its moves are not added.
+        from referee.seats import SeatSpec
+
+        class Seat:
+            def __init__(self, name):
+                self.name = name
+                self.spec = SeatSpec(["name=" + name, "cmd=x"], check=False)
+        conn = store.open_db(self.db)
+        conn.execute("INSERT INTO tournaments (created, game_type, config) VALUES ('', 'C', '{}')")
+        conn.commit()
+        record = {"first_seat": 0, "winner": 1, "sides": ["Red", "Yellow"],
+                  "opening": "Connect4;NotStarted;Red[1]", "reason": "rules",
+                  "final": "Connect4;InProgress;Red[2];4;4", "plies": 2,
+                  "started": "s", "finished": "f",
+                  "moves": [{"side": "Red", "player": "a", "move": "1", "ms": 3},
+                            {"side": "Yellow", "player": "b", "move": "2", "ms": 4}]}
+        seats = [Seat("a"), Seat("b")]
+        first = store.store_game(conn, 1, 7, "C", seats, record)
+        self.assertIsNotNone(first)
+        self.assertIsNone(store.store_game(conn, 1, 7, "C", seats, dict(record, winner=0)))
+        self.assertIsNotNone(store.store_game(conn, 1, 8, "C", seats, record))
+        self.assertEqual(conn.execute("SELECT game_index, winner FROM games ORDER BY id").fetchall(),
+                         [(7, "b"), (8, "b")])
+        self.assertEqual(conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0], 4)
+        conn.close()
+
     def test_bad_databases_are_refused_without_writing(self):
         with open(self.db, "wb") as f:
             f.write(b"garbage" * 1000)

@@ -254,6 +254,28 @@ enum Cmd {
         #[arg(long, default_value = "7x6")]
         size: String,
     },
+    /// Lists the keys of the PLIES-stone positions that `build` would
+    /// still solve (absent from OUT.progress), one per line: the work list
+    /// of a distributed build (scripts/book_cluster.py).
+    Pending {
+        #[arg(long)]
+        plies: u32,
+        /// The book file (its OUT.progress is read, nothing is written).
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long, default_value = "7x6")]
+        size: String,
+    },
+    /// Solves the positions whose canonical keys (as `pending` prints them)
+    /// are read from stdin, one per line; prints `<key> <score>` lines, the
+    /// format of OUT.progress, as each is solved.
+    SolveKeys {
+        #[arg(long, default_value = "7x6")]
+        size: String,
+        /// Table size in MB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+    },
     /// Checks a book: every shallower score against its children's, and
     /// re-solves a random sample of entries with the solver.
     Check {
@@ -301,6 +323,18 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             std::fs::write(&path, book.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
             writeln!(out, "wrote {} ({} bytes)", path.display(), book.to_bytes().len())
                 .map_err(|e| e.to_string())
+        }
+        Cmd::Pending { plies, out: path, size } => {
+            let (w, h) = parse_size(&size)?;
+            for k in pending(w, h, plies, &path)? {
+                writeln!(out, "{k}").map_err(|e| e.to_string())?;
+            }
+            Ok(())
+        }
+        Cmd::SolveKeys { size, hash } => {
+            let (w, h) = parse_size(&size)?;
+            let stdin = std::io::stdin();
+            solve_keys(w, h, hash, &mut stdin.lock(), out)
         }
         Cmd::Check { file, sample, seed, hash, threads } => {
             let book = match file {
@@ -452,6 +486,74 @@ pub fn build(
     }
     writeln!(log, "built in {:.1}s", t0.elapsed().as_secs_f64()).map_err(|e| e.to_string())?;
     Ok(book)
+}
+
+/// The canonical keys of the `plies`-stone positions a build stores whose
+/// score is not yet in `<out>.progress`, in enumeration order.
+pub fn pending(width: u32, height: u32, plies: u32, out_path: &Path) -> Result<Vec<u64>, String> {
+    if plies > 12 {
+        return Err("plies must be at most 12".into());
+    }
+    let prog = progress_path(out_path);
+    let mut known = std::collections::HashSet::new();
+    if let Ok(f) = std::fs::File::open(&prog) {
+        for line in std::io::BufReader::new(f).lines() {
+            let line = line.map_err(|e| format!("{}: {e}", prog.display()))?;
+            let mut it = line.split_whitespace();
+            if let (Some(Ok(k)), Some(Ok(_))) = (it.next().map(str::parse::<u64>), it.next().map(str::parse::<i8>)) {
+                known.insert(k);
+            }
+        }
+    }
+    let layers = enumerate(width, height, plies);
+    let deepest = layers.last().expect("not empty");
+    Ok(deepest.iter().filter(|e| e.2 && !known.contains(&e.0)).map(|e| e.0).collect())
+}
+
+/// The position of a key (`current + mask`, see [`Board::key`]): in each
+/// column the stones are the bits below the highest set bit of
+/// `column bits + 1`. `None` if a column holds more than `height` stones.
+pub fn position_of_key(geo: &Geometry, key: u64) -> Option<Pos> {
+    let (mut current, mut mask) = (0u64, 0u64);
+    let col_bits = (1u64 << geo.h1) - 1;
+    for c in 0..geo.width {
+        let shift = c * geo.h1;
+        let k = (key >> shift) & col_bits;
+        let stones = 63 - (k + 1).leading_zeros();
+        if stones > geo.height {
+            return None;
+        }
+        let m = (1u64 << stones) - 1;
+        mask |= m << shift;
+        current |= (k - m) << shift;
+    }
+    if key >> (geo.width * geo.h1) != 0 {
+        return None;
+    }
+    Some(Pos { current, mask, moves: mask.count_ones() })
+}
+
+/// Reads keys (one per line) and prints `<key> <score>` for each, the
+/// score as `build` stores it; a line that is not a key of this size is an
+/// error.
+pub fn solve_keys(width: u32, height: u32, hash: usize, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), String> {
+    let geo = Geometry::new(width, height);
+    let mut solver = Solver::new_huge(width, height, hash.max(16), true).map_err(|e| e.to_string())?;
+    for line in input.lines() {
+        let line = line.map_err(|e| e.to_string())?;
+        let text = line.trim();
+        if text.is_empty() {
+            continue;
+        }
+        let pos = text
+            .parse::<u64>()
+            .ok()
+            .and_then(|k| position_of_key(&geo, k))
+            .ok_or_else(|| format!("not a {width}x{height} position key: {text:?}"))?;
+        let r = solver.solve(pos, false);
+        writeln!(out, "{text} {}", r.lo as i8).and_then(|_| out.flush()).map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }
 
 /// Checks `book`: each score of a shallower layer is the best of its
@@ -614,6 +716,47 @@ mod tests {
         let mut out = Vec::new();
         check(&book, 3, 1, 16, 1, &mut out).unwrap();
         for p in [a, b] {
+            let _ = std::fs::remove_file(progress_path(&p));
+        }
+    }
+
+    #[test]
+    fn pending_keys_solved_elsewhere_make_the_same_book() {
+        // A distributed build: `pending` lists the work, `solve_keys`
+        // answers it in progress-file lines (here in two halves, as two
+        // workers would), and `build` then solves nothing and writes the
+        // same bytes as a local build.
+        let local = build(5, 4, 4, &tmp("local"), 1, 32, &mut Vec::new()).unwrap();
+        let d = tmp("dist");
+        let keys = pending(5, 4, 4, &d).unwrap();
+        assert_eq!(keys.len(), local.layers[4].len());
+        let geo = Geometry::new(5, 4);
+        for (k, b, _) in &enumerate(5, 4, 4)[4] {
+            let p = position_of_key(&geo, *k).unwrap();
+            let q = Pos::from(b);
+            assert!((p.current, p.mask) == (q.current, q.mask) || p.current + p.mask == geo.mirror(q.current + q.mask));
+        }
+        let (a, b) = keys.split_at(keys.len() / 2);
+        let mut lines = Vec::new();
+        for half in [a, b] {
+            let text: String = half.iter().map(|k| format!("{k}\n")).collect();
+            solve_keys(5, 4, 16, &mut text.as_bytes(), &mut lines).unwrap();
+            if half.len() == a.len() {
+                std::fs::write(progress_path(&d), &lines).unwrap();
+                assert_eq!(pending(5, 4, 4, &d).unwrap(), b);
+            }
+        }
+        std::fs::write(progress_path(&d), &lines).unwrap();
+        assert!(pending(5, 4, 4, &d).unwrap().is_empty());
+        let mut log = Vec::new();
+        let dist = build(5, 4, 4, &d, 1, 32, &mut log).unwrap();
+        let log = String::from_utf8(log).unwrap();
+        assert!(log.contains(&format!("{} already in", keys.len())) && !log.contains("solved 1/"), "{log}");
+        assert_eq!(dist.to_bytes(), local.to_bytes());
+        let mut err = Vec::new();
+        assert!(solve_keys(5, 4, 16, &mut "12x\n".as_bytes(), &mut err).is_err());
+        assert!(solve_keys(5, 4, 16, &mut format!("{}\n", u64::MAX).as_bytes(), &mut err).is_err());
+        for p in [tmp("local"), d] {
             let _ = std::fs::remove_file(progress_path(&p));
         }
     }
