@@ -2,7 +2,8 @@
 """referee.py: pair engines (or people) at a meeple game, keep the results.
 
 The entry point; the code is the `referee` package beside this file (its
-__init__.py lists the modules). Python 3 standard library only.
+__init__.py lists the modules). Python 3 standard library only (Dask for
+--cluster only).
 """
 
 import os

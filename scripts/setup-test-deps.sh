@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the browser test (tests/gui_browser.rs + tests/browser/) needs:
 # Debian's chromium and chromium-driver, and a Python venv with selenium
-# under target/browser-venv. Idempotent: quick when everything is there.
+# under target/browser-venv; and what the cluster test (tests/cluster.rs,
+# scripts/test_cluster.py) needs: a Python venv with Dask
+# (scripts/requirements-cluster.txt) under target/cluster-venv.
+# Idempotent: quick when everything is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=target/browser-venv
@@ -22,3 +25,16 @@ if ! "$VENV/bin/python" -c 'import selenium' >/dev/null 2>&1; then
     "$VENV/bin/pip" install -q --disable-pip-version-check 'selenium>=4.20,<5'
 fi
 echo "setup-test-deps: chromium $(chromium --version 2>/dev/null | awk '{print $2}'), selenium $("$VENV/bin/python" -c 'import selenium; print(selenium.__version__)')" >&2
+
+CLUSTER_VENV=target/cluster-venv
+REQS=scripts/requirements-cluster.txt
+# Reinstalled when the requirements file changes (its copy is kept in the venv).
+if ! "$CLUSTER_VENV/bin/python" -c 'import distributed' >/dev/null 2>&1 \
+    || ! cmp -s "$REQS" "$CLUSTER_VENV/requirements-cluster.txt"; then
+    echo "setup-test-deps: creating $CLUSTER_VENV with $REQS (pip)" >&2
+    mkdir -p target
+    python3 -m venv "$CLUSTER_VENV"
+    "$CLUSTER_VENV/bin/pip" install -q --disable-pip-version-check -r "$REQS"
+    cp "$REQS" "$CLUSTER_VENV/requirements-cluster.txt"
+fi
+echo "setup-test-deps: dask $("$CLUSTER_VENV/bin/python" -c 'import distributed; print(distributed.__version__)') in $CLUSTER_VENV" >&2

@@ -611,6 +611,21 @@ class ClearErrors(Tmp):
                    "--engine", "name=B", "cmd=%s -c pass" % shlex.quote(sys.executable),
                    needle="does not start")
 
+    def test_cluster_without_dask_is_refused_in_one_line(self):
+        # The referee stays standard-library Python: Dask is imported for
+        # --cluster only, and its absence is one clear line, nothing written.
+        probe = subprocess.run([sys.executable, "-c", "import distributed"],
+                               capture_output=True)
+        if probe.returncode == 0:
+            self.skipTest("this python has Dask (scripts/test_cluster.py tests --cluster)")
+        rc, out = self.referee("--engine", "name=A", "cmd=" + fake(), "--engine", "name=B",
+                               "cmd=" + fake(), "--games", "2", "--cluster", "local:2")
+        self.assertEqual(rc, 2, out)
+        self.assertIn("--cluster needs Dask", out)
+        self.assertIn("requirements-cluster.txt", out)
+        self.assertEqual(len(out.strip().splitlines()), 1, out)
+        self.assertEqual(self.db_bytes(), self.before)
+
     def test_bad_values(self):
         for args, needle in ((("--st", "nan"), "--st"), (("--st", "inf"), "--st"),
                              (("--st", "-1"), "--st"), (("--games", "0"), "--games"),

@@ -18,6 +18,10 @@ module per concern:
   store        the SQLite database
   pgn          PGN export (and reading it back)
   errors       the exceptions shared by all of these
+  cluster      --cluster: the games as tasks on a Dask cluster (coordinator)
+  worker       what a cluster's worker runs: one game a task
+  booktask     what a worker runs for book_cluster.py: solving book positions
 
-Python 3 standard library only.
+Python 3 standard library only, except cluster.py (Dask, imported only for
+--cluster).
 """

@@ -68,7 +68,7 @@ def package_zip(directory):
     path = os.path.join(directory, "meeple_referee.zip")
     with zipfile.ZipFile(path, "w") as z:
         for name in sorted(os.listdir(PACKAGE_DIR)):
-            if name.endswith(".py"):
+            if name.endswith(".py") and not name.startswith("test_"):
                 z.write(os.path.join(PACKAGE_DIR, name), "referee/" + name)
     return path
 

@@ -500,7 +500,9 @@ pub fn pending(width: u32, height: u32, plies: u32, out_path: &Path) -> Result<V
         for line in std::io::BufReader::new(f).lines() {
             let line = line.map_err(|e| format!("{}: {e}", prog.display()))?;
             let mut it = line.split_whitespace();
-            if let (Some(Ok(k)), Some(Ok(_))) = (it.next().map(str::parse::<u64>), it.next().map(str::parse::<i8>)) {
+            if let (Some(Ok(k)), Some(Ok(_))) =
+                (it.next().map(str::parse::<u64>), it.next().map(str::parse::<i8>))
+            {
                 known.insert(k);
             }
         }
@@ -536,7 +538,13 @@ pub fn position_of_key(geo: &Geometry, key: u64) -> Option<Pos> {
 /// Reads keys (one per line) and prints `<key> <score>` for each, the
 /// score as `build` stores it; a line that is not a key of this size is an
 /// error.
-pub fn solve_keys(width: u32, height: u32, hash: usize, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), String> {
+pub fn solve_keys(
+    width: u32,
+    height: u32,
+    hash: usize,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<(), String> {
     let geo = Geometry::new(width, height);
     let mut solver = Solver::new_huge(width, height, hash.max(16), true).map_err(|e| e.to_string())?;
     for line in input.lines() {
@@ -734,7 +742,10 @@ mod tests {
         for (k, b, _) in &enumerate(5, 4, 4)[4] {
             let p = position_of_key(&geo, *k).unwrap();
             let q = Pos::from(b);
-            assert!((p.current, p.mask) == (q.current, q.mask) || p.current + p.mask == geo.mirror(q.current + q.mask));
+            assert!(
+                (p.current, p.mask) == (q.current, q.mask)
+                    || p.current + p.mask == geo.mirror(q.current + q.mask)
+            );
         }
         let (a, b) = keys.split_at(keys.len() / 2);
         let mut lines = Vec::new();

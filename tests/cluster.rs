@@ -1,0 +1,35 @@
+//! Runs the cluster tests (`scripts/test_cluster.py`): the referee's
+//! `--cluster` on a local Dask cluster of 2 workers (same records and
+//! report as `--concurrency 2`), a worker killed mid-match (every game
+//! stored once, no engine left running), resume and SPRT through the
+//! cluster, and the Connect Four book built through the cluster (the local
+//! build's bytes, resumable). They need Dask, which `scripts/setup-test-deps.sh`
+//! installs into `target/cluster-venv` (the README's test command,
+//! `bash scripts/test.sh`, runs it first).
+
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn cluster_python_tests_pass() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let python = root.join("target/cluster-venv/bin/python");
+    assert!(
+        python.exists(),
+        "{} is missing: run `bash scripts/setup-test-deps.sh` (or `bash scripts/test.sh`) \
+         to create the cluster test's virtual environment with Dask",
+        python.display()
+    );
+    let output = Command::new(&python)
+        .arg("scripts/test_cluster.py")
+        .current_dir(root)
+        .env("MEEPLE_BIN", env!("CARGO_BIN_EXE_meeple"))
+        .output()
+        .expect("the cluster venv's python runs");
+    assert!(
+        output.status.success(),
+        "cluster tests failed:\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
