@@ -10,8 +10,9 @@
 use std::path::Path;
 use std::process::Command;
 
-#[test]
-fn cluster_python_tests_pass() {
+/// Runs the named tests of `scripts/test_cluster.py` with the cluster
+/// venv's python; the three groups below run in parallel.
+fn run(tests: &[&str]) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let python = root.join("target/cluster-venv/bin/python");
     assert!(
@@ -22,14 +23,30 @@ fn cluster_python_tests_pass() {
     );
     let output = Command::new(&python)
         .arg("scripts/test_cluster.py")
+        .args(tests)
         .current_dir(root)
         .env("MEEPLE_BIN", env!("CARGO_BIN_EXE_meeple"))
         .output()
         .expect("the cluster venv's python runs");
     assert!(
         output.status.success(),
-        "cluster tests failed:\n{}\n{}",
+        "cluster tests {tests:?} failed:\n{}\n{}",
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+#[test]
+fn a_match_on_a_local_cluster_has_the_records_and_report_of_concurrency() {
+    run(&["Match.test_local_cluster_has_the_same_form_as_concurrency"]);
+}
+
+#[test]
+fn a_killed_worker_s_game_is_played_again_and_stored_once() {
+    run(&["Match.test_killed_worker_game_is_played_again_once"]);
+}
+
+#[test]
+fn resume_sprt_errors_and_the_book_through_the_cluster() {
+    run(&["Match.test_resume_sprt_and_errors", "Book"]);
 }

@@ -88,7 +88,7 @@ class Cluster:
             if kind == "local":
                 self.local = distributed.LocalCluster(
                     n_workers=where, threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=logging.ERROR)
+                    dashboard_address=":0", silence_logs=logging.ERROR)
                 self.client = distributed.Client(self.local)
             else:
                 self.client = distributed.Client(where, timeout=connect_timeout)
