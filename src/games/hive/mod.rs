@@ -2,12 +2,14 @@
 //! Hive Protocol plays it.
 //!
 //! Game types `Base`, `Base+M`, `Base+L`, `Base+P`, `Base+ML`, `Base+MP`,
-//! `Base+LP`, `Base+MLP`; moves in UHP notation (`wS1`, `bG1 -wS1`,
+//! `Base+LP`, `Base+MLP`, and as an extension other piece counts
+//! (`Base+MLP+G1A4`, see `gametype`); moves in UHP notation (`wS1`, `bG1 -wS1`,
 //! `wB1 bQ`, `pass`). Rules in `movegen`, notation in `notation`, the text
 //! map in `render`, the AI in `eval` and `players`.
 
 mod board;
 mod eval;
+mod gametype;
 mod hex;
 mod movegen;
 mod mv;
@@ -15,6 +17,8 @@ mod notation;
 mod perft;
 mod piece;
 mod players;
+#[cfg(test)]
+mod reference_gen;
 mod render;
 #[cfg(test)]
 mod rules_tests;
@@ -22,9 +26,10 @@ mod searchbench;
 mod view;
 
 pub use board::Board;
+pub use gametype::{GameType, GameTypeError};
 pub use hex::{Cell, CellSet, NOWHERE, ORIGIN, nb};
 pub use mv::Move;
-pub use piece::{Bug, Expansions, NO_PIECE, PER_SIDE, Piece, bug, colour, parse_piece, piece_name};
+pub use piece::{Bug, Expansions, NO_PIECE, PER_SIDE, PIECES, Piece, PieceTable, colour};
 
 use crate::game::{Game, MoveError, Outcome, Side, StrategySpec};
 use crate::options::{OptionSpec, OptionValues};
@@ -34,6 +39,8 @@ use movegen::VecSink;
 #[derive(Clone)]
 pub struct Hive {
     pub(crate) board: Board,
+    /// The game type (its piece table is `board.pieces`).
+    ty: GameType,
     exp: Expansions,
     ply: usize,
     /// The piece moved (or placed, or thrown) by the last ply: it may not
@@ -57,10 +64,11 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Key of piece `p` at `c`, `level` pieces above the ground.
+/// Key of piece `p` at `c`, `level` pieces above the ground (one key per
+/// piece slot, cell and level).
 #[inline]
 fn key(p: Piece, c: Cell, level: u8) -> u64 {
-    mix(((p as u64) << 16 | (c as u64) << 3 | level as u64) + 1)
+    mix(((p as u64) << 24 | (c as u64) << 8 | level as u64) + 1)
 }
 
 /// Key of the stunned piece.
@@ -72,11 +80,14 @@ fn stun_key(p: Piece) -> u64 {
 const SIDE_KEY: u64 = 0x5DEE_CE66_D1CE_4E5B;
 
 impl Hive {
-    /// The empty board of a game type.
-    pub fn new(exp: Expansions) -> Hive {
+    /// The empty board of a game type (an [`Expansions`] is the standard
+    /// game type with those expansions).
+    pub fn new(ty: impl Into<GameType>) -> Hive {
+        let ty = ty.into();
         Hive {
-            board: Board::new(),
-            exp,
+            board: Board::new(ty.table()),
+            ty,
+            exp: ty.exp,
             ply: 0,
             last_moved: NO_PIECE,
             history: Vec::new(),
@@ -134,6 +145,33 @@ impl Hive {
         self.exp
     }
 
+    /// The game type: expansions and piece counts.
+    pub fn type_spec(&self) -> GameType {
+        self.ty
+    }
+
+    /// The pieces of this game.
+    #[inline(always)]
+    pub fn pieces(&self) -> &PieceTable {
+        &self.board.pieces
+    }
+
+    /// The bug of a piece of this game.
+    #[inline(always)]
+    pub fn bug(&self, p: Piece) -> Bug {
+        self.board.pieces.bug(p)
+    }
+
+    /// The UHP name of a piece of this game (`wQ`, `bA4`).
+    pub fn piece_name(&self, p: Piece) -> String {
+        self.board.pieces.name(p)
+    }
+
+    /// A piece of this game by its name (lenient, see [`PieceTable::parse`]).
+    pub fn parse_piece(&self, s: &str) -> Result<Piece, String> {
+        self.board.pieces.parse(s)
+    }
+
     pub fn board(&self) -> &Board {
         &self.board
     }
@@ -176,8 +214,8 @@ impl Hive {
     #[cfg(test)]
     pub fn from_game_string(s: &str) -> Result<Hive, String> {
         let mut parts = s.split(';');
-        let exp: Expansions = parts.next().unwrap_or("").parse()?;
-        let mut g = Hive::new(exp);
+        let ty: GameType = parts.next().unwrap_or("").parse().map_err(|e: GameTypeError| e.to_string())?;
+        let mut g = Hive::new(ty);
         let rest: Vec<&str> = parts.collect();
         // Skip the state and turn fields when present.
         let skip = rest
@@ -286,8 +324,9 @@ impl Game for Hive {
 
     const FAMILY: &'static str = "Hive";
     const DEFAULT_TYPE: &'static str = "Base";
-    const TYPE_GRAMMAR: &'static str =
-        "Base | Base+M | Base+L | Base+P | Base+ML | Base+MP | Base+LP | Base+MLP";
+    const TYPE_GRAMMAR: &'static str = "Base | Base+M | Base+L | Base+P | Base+ML | Base+MP | Base+LP | Base+MLP; \
+         extension, other piece counts: a further +part of bug letters S B G A each with its count 0..9 \
+         (Base+MLP+G1A4: one grasshopper and four ants a side; at most 15 pieces a side)";
     const CAPABILITIES: &'static [&'static str] = &["Mosquito", "Ladybug", "Pillbug"];
     const COMMON_TYPES: &'static [&'static str] =
         &["Base", "Base+M", "Base+L", "Base+P", "Base+ML", "Base+MP", "Base+LP", "Base+MLP"];
@@ -298,11 +337,11 @@ impl Game for Hive {
         if !t.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("base")) {
             return None;
         }
-        Some(t.parse::<Expansions>().map(Hive::new))
+        Some(t.parse::<GameType>().map(Hive::new).map_err(|e| e.to_string()))
     }
 
     fn game_type(&self) -> String {
-        self.exp.to_string()
+        self.ty.to_string()
     }
 
     fn side_names(&self) -> [&'static str; 2] {
