@@ -324,9 +324,8 @@ impl Game for Hive {
 
     const FAMILY: &'static str = "Hive";
     const DEFAULT_TYPE: &'static str = "Base";
-    const TYPE_GRAMMAR: &'static str = "Base | Base+M | Base+L | Base+P | Base+ML | Base+MP | Base+LP | Base+MLP; \
-         extension, other piece counts: a further +part of bug letters S B G A each with its count 0..9 \
-         (Base+MLP+G1A4: one grasshopper and four ants a side; at most 15 pieces a side)";
+    const TYPE_GRAMMAR: &'static str = "Base | Base+M | Base+L | Base+P | Base+ML | Base+MP | Base+LP | Base+MLP, \
+         optionally +<counts> (S B G A each with 0..9, at most 15 pieces a side: Base+MLP+G1A4)";
     const CAPABILITIES: &'static [&'static str] = &["Mosquito", "Ladybug", "Pillbug"];
     const COMMON_TYPES: &'static [&'static str] =
         &["Base", "Base+M", "Base+L", "Base+P", "Base+ML", "Base+MP", "Base+LP", "Base+MLP"];
@@ -490,7 +489,7 @@ mod tests {
         use rand::rngs::StdRng;
         use rand::{Rng, SeedableRng};
         let mut rng = StdRng::seed_from_u64(5);
-        for t in ["Base", "Base+MLP", "Base+P", "Base+M"] {
+        for t in ["Base", "Base+MLP", "Base+P", "Base+M", "Base+M+B5", "Base+MLP+S0G1A4"] {
             for _ in 0..8 {
                 let mut g = Hive::from_game_string(t).unwrap();
                 let mut played = Vec::new();
@@ -586,5 +585,45 @@ mod tests {
         assert!(Hive::parse_type("Base+MLP").unwrap().is_ok());
         assert!(Hive::parse_type("Base+Q").unwrap().is_err());
         assert!(Hive::parse_type("Connect4").is_none());
+    }
+
+    #[test]
+    fn game_types_with_other_counts() {
+        let g = Hive::from_game_string("base+a4+mlp+g1;InProgress;Black[5];wA1;bA1 wA1-;wA2 -wA1;bA2 bA1-;wA3 -wA2;bA3 bA2-;wQ -wA3;bQ bA3-;wA4 -wQ").unwrap();
+        assert_eq!(g.game_type(), "Base+MLP+G1A4");
+        assert_eq!(g.type_spec().count(Bug::Ant), 4);
+        assert_eq!(g.pieces().per_side(), 13);
+        // Every piece of a side has a distinct UHP name.
+        let names: std::collections::BTreeSet<String> = g.pieces().all().map(|p| g.piece_name(p)).collect();
+        assert_eq!(names.len(), 26);
+        assert!(names.contains("wA4") && names.contains("bG1") && !names.contains("bG2"));
+        let err = |t: &str| Hive::parse_type(t).unwrap().err().unwrap();
+        assert!(err("Base+Q2").contains("exactly one queen"));
+        assert!(err("Base+A10").contains("0..9"));
+        assert!(err("Base+MLP+A9").contains("at most 15"));
+        // With six beetles a side, a stack may be taller than 7; its keys
+        // stay distinct (level bits do not spill into the cell bits).
+        let mut g = Hive::new("Base+B6".parse::<GameType>().unwrap());
+        let mut keys = std::collections::HashSet::new();
+        for level in 0..16u8 {
+            for c in [ORIGIN, ORIGIN + 1] {
+                assert!(keys.insert(key(3, c, level)));
+            }
+        }
+        g.play_all(["wB1", "bB1 wB1-", "wQ -wB1", "bQ bB1-"]).unwrap();
+        assert_eq!(g.hash(), g.scratch_key());
+    }
+
+    /// A side with every piece placed only moves.
+    #[test]
+    fn a_side_out_of_pieces_only_moves() {
+        // One spider and the queen a side, nothing else.
+        let mut g = Hive::from_game_string("Base+S1B0G0A0").unwrap();
+        assert_eq!(g.moves().len(), 1); // wS1 at the origin: the queen waits
+        g.play_all(["wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-"]).unwrap();
+        // Only White's queen can move: both spiders are pinned.
+        let v = g.moves();
+        assert!(!v.is_empty() && v.iter().all(|m| m.piece == 0 && !m.is_placement()));
+        assert_eq!(g.render(false).lines().filter(|l| l.ends_with("in hand: -")).count(), 2);
     }
 }

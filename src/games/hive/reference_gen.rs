@@ -461,17 +461,39 @@ mod tests {
         }
     }
 
-    /// Deeper comparisons (minutes in a debug build): `cargo test --release
-    /// reference_deep -- --ignored`.
+    /// The counts `meeple bench hive` checks are the reference's (to depth
+    /// 3 here, 5 in `reference_deep`).
+    #[test]
+    fn bench_table_is_the_references() {
+        let table = &crate::games::hive::perft::REFERENCE;
+        for t in VARIANTS {
+            let (_, counts) =
+                table.iter().find(|r| r.0 == t).unwrap_or_else(|| panic!("{t} not in the table"));
+            let r = RefPos::new(t.parse().unwrap());
+            for d in 1..=3 {
+                assert_eq!(r.perft(d), counts[d as usize - 1], "{t} perft({d})");
+            }
+        }
+    }
+
+    /// Deeper comparisons (minutes even in a release build): `cargo test
+    /// --release --lib reference_deep -- --ignored --nocapture`.
     #[test]
     #[ignore]
     fn reference_deep() {
-        for t in VARIANTS {
+        let table = &crate::games::hive::perft::REFERENCE;
+        for (t, counts) in table {
             let ty: GameType = t.parse().unwrap();
             let r = RefPos::new(ty);
-            let mut g = Hive::new(ty);
-            assert_eq!(r.perft(5), g.perft(5), "{t}");
-            compare_random_games(ty, 20, 150, 99, 3, 37);
+            let n = r.perft(5);
+            assert_eq!(n, counts[4], "{t}");
+            assert_eq!(Hive::new(ty).perft(5), n, "{t}");
+            eprintln!("{t}: perft(5) = {n}, reference and fast alike");
+        }
+        for t in VARIANTS {
+            let ty: GameType = t.parse().unwrap();
+            let n = compare_random_games(ty, 20, 150, 99, 3, 37);
+            eprintln!("{t}: {n} positions of 20 random games: same moves; perft(3) alike at every 37th ply");
         }
     }
 }
