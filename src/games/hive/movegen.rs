@@ -84,18 +84,14 @@ impl Hive {
         // the bugs in play).
         let mut placeable = [NO_PIECE; 8];
         let mut n_placeable = 0;
-        let mut seen_bugs = 0u8;
-        for p in b.pieces.side(me) {
-            let bg = b.bug(p);
-            if seen_bugs & bg.bit() != 0 || b.on_board(p) {
-                continue;
-            }
-            seen_bugs |= bg.bit();
+        for bg in Bug::ALL {
             if (bg == Bug::Queen && turn == 1) || (bg != Bug::Queen && queen_in_hand && turn == 4) {
                 continue;
             }
-            placeable[n_placeable] = p;
-            n_placeable += 1;
+            if let Some(p) = b.pieces.of_bug(me, bg).find(|&p| !b.on_board(p)) {
+                placeable[n_placeable] = p;
+                n_placeable += 1;
+            }
         }
         if n_placeable > 0 {
             let cells = self.placement_cells(me);

@@ -152,6 +152,13 @@ impl PieceTable {
         self.side(0).chain(self.side(1))
     }
 
+    /// The pieces of `b` of `side`, in numeric order (empty if none).
+    #[inline(always)]
+    pub fn of_bug(&self, side: usize, b: Bug) -> std::ops::Range<Piece> {
+        let first = (side * PER_SIDE) as Piece + self.first[b as usize];
+        first..first + self.count[b as usize]
+    }
+
     /// The bug of a piece of this game.
     #[inline(always)]
     pub fn bug(&self, p: Piece) -> Bug {
