@@ -218,6 +218,9 @@ impl FromStr for GameType {
             while let Some(c) = chars.next() {
                 let u = c.to_ascii_uppercase();
                 let b = Bug::from_letter(u).ok_or(GameTypeError::UnknownLetter(c))?;
+                if matches!(b, Bug::Mosquito | Bug::Ladybug | Bug::Pillbug) {
+                    return Err(GameTypeError::ExpansionCount(u));
+                }
                 let mut digits = String::new();
                 while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
                     digits.push(d);
@@ -235,9 +238,6 @@ impl FromStr for GameType {
                 };
                 match b {
                     Bug::Queen if n != 1 => return Err(GameTypeError::QueenNotOne(digits)),
-                    Bug::Mosquito | Bug::Ladybug | Bug::Pillbug => {
-                        return Err(GameTypeError::ExpansionCount(u));
-                    }
                     _ if n > MAX_OF_BUG => return Err(GameTypeError::CountOutOfRange(u, digits)),
                     _ => {}
                 }
@@ -316,6 +316,8 @@ mod tests {
         assert_eq!(err("Base+Q0"), QueenNotOne("0".into()));
         assert_eq!(err("Base+M1"), ExpansionCount('M'));
         assert_eq!(err("Base+P0"), ExpansionCount('P'));
+        assert_eq!(err("Base+ML1"), ExpansionCount('M'));
+        assert_eq!(err("Base+A3L"), ExpansionCount('L'));
         assert_eq!(err("Base+A10"), CountOutOfRange('A', "10".into()));
         assert_eq!(err("Base+A99999999999999999999"), CountOutOfRange('A', "99999999999999999999".into()));
         assert_eq!(err("Base+MLP+A4G4"), TooManyPieces(16));
