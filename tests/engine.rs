@@ -171,7 +171,7 @@ fn bad_input_changes_nothing() {
     assert_eq!(
         e.cmd("setoption name UCI_Variant value Chess"),
         vec![
-            "err unknown game type 'Chess' (known: Connect4 | Connect4+WxH (W<=9, W*(H+1)<=64); Mastermind[+PxS][+letters|+colours][+blanks][+norepeat][+rowsN] (P 1..8, S 2..10, N 1..50); Base | Base+M | Base+L | Base+P | Base+ML | Base+MP | Base+LP | Base+MLP)"
+            "err unknown game type 'Chess' (known: Connect4 | Connect4+WxH (W<=9, W*(H+1)<=64); Mastermind[+PxS][+letters|+colours][+blanks][+norepeat][+rowsN] (P 1..8, S 2..10, N 1..50); Base | Base+M | Base+L | Base+P | Base+ML | Base+MP | Base+LP | Base+MLP, optionally +<counts> (S B G A each with 0..9, at most 15 pieces a side: Base+MLP+G1A4))"
         ]
     );
     // A 1 MB line, then binary junk, then a valid command still works.

@@ -2,10 +2,12 @@
 //! piece moves.
 
 use super::hex::{CELLS, Cell, NOWHERE, nb};
-use super::piece::{NO_PIECE, PIECES, Piece, colour};
+use super::piece::{Bug, NO_PIECE, PIECES, Piece, PieceTable, colour};
 
-/// Where every piece is. A cell holds a stack (height up to 7); `top` is
-/// its top piece and `under` links each piece to the one below it.
+/// Where every piece is. A cell holds a stack (height up to 7 with the
+/// standard pieces, more with extra beetles); `top` is its top piece and
+/// `under` links each piece to the one below it. `pieces` says which piece
+/// numbers the game has and their bugs.
 #[derive(Clone)]
 pub struct Board {
     pub height: [u8; CELLS],
@@ -16,23 +18,27 @@ pub struct Board {
     /// For each colour and cell: how many neighbouring stacks have a top
     /// piece of that colour (placement tests in two look-ups).
     pub adj: [[u8; CELLS]; 2],
-}
-
-impl Default for Board {
-    fn default() -> Self {
-        Self::new()
-    }
+    /// The pieces of the game.
+    pub pieces: PieceTable,
 }
 
 impl Board {
-    pub fn new() -> Self {
+    /// The empty board of a game with these pieces.
+    pub fn new(pieces: PieceTable) -> Self {
         Board {
             height: [0; CELLS],
             top: [NO_PIECE; CELLS],
             under: [NO_PIECE; PIECES],
             cell: [NOWHERE; PIECES],
             adj: [[0; CELLS]; 2],
+            pieces,
         }
+    }
+
+    /// The bug of a piece.
+    #[inline(always)]
+    pub fn bug(&self, p: Piece) -> Bug {
+        self.pieces.bug(p)
     }
 
     #[inline(always)]
@@ -131,27 +137,30 @@ impl Board {
 
     /// The cells holding at least one piece, each once.
     pub fn occupied_cells(&self) -> Vec<Cell> {
-        (0..PIECES as Piece).filter(|&p| self.is_top(p)).map(|p| self.cell[p as usize]).collect()
+        self.pieces.all().filter(|&p| self.is_top(p)).map(|p| self.cell[p as usize]).collect()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::hive::Expansions;
+    use crate::games::hive::gametype::GameType;
     use crate::games::hive::hex::ORIGIN;
 
     #[test]
     fn stacks_push_and_pop() {
-        let mut b = Board::new();
+        let mut b = Board::new(GameType::from(Expansions::BASE).table());
         b.push(0, ORIGIN);
         b.push(3, ORIGIN);
-        b.push(17, ORIGIN);
+        b.push(19, ORIGIN);
         assert_eq!(b.h(ORIGIN), 3);
-        assert_eq!(b.stack(ORIGIN), vec![17, 3, 0]);
-        assert!(b.is_top(17) && !b.is_top(3));
-        assert_eq!(b.pop(ORIGIN), 17);
+        assert_eq!(b.stack(ORIGIN), vec![19, 3, 0]);
+        assert_eq!(b.pieces.name(19), "bB1");
+        assert!(b.is_top(19) && !b.is_top(3));
+        assert_eq!(b.pop(ORIGIN), 19);
         assert_eq!(b.top_at(ORIGIN), 3);
-        assert_eq!(b.cell[17], NOWHERE);
+        assert_eq!(b.cell[19], NOWHERE);
         assert_eq!(b.occupied_cells(), vec![ORIGIN]);
         let n = nb(ORIGIN, 2) as usize;
         assert_eq!((b.adj[0][n], b.adj[1][n]), (1, 0)); // wB1 on top

@@ -14,7 +14,7 @@
 use super::Hive;
 use super::hex::{Cell, NOWHERE, ccw, cw, nb};
 use super::mv::Move;
-use super::piece::{Bug, NO_PIECE, PER_SIDE, PIECES, Piece, bug, colour};
+use super::piece::{Bug, NO_PIECE, PER_SIDE, PIECES, Piece, colour};
 use crate::search::pvs::Heuristics;
 
 /// The weights of the evaluation, in one place.
@@ -76,14 +76,14 @@ pub fn evaluate_white(g: &Hive) -> i32 {
         let s = colour(p);
         let c = b.cell[p as usize];
         if c == NOWHERE {
-            score[s] += W.hand[bug(p) as usize];
+            score[s] += W.hand[g.bug(p) as usize];
             continue;
         }
         if b.top_at(c) != p || !queen_down[s] {
             continue;
         }
         let h = b.h(c);
-        let mut kind = bug(p);
+        let mut kind = g.bug(p);
         if kind == Bug::Mosquito {
             kind = if h > 1 {
                 Bug::Beetle
@@ -93,7 +93,7 @@ pub fn evaluate_white(g: &Hive) -> i32 {
                 for d in 0..6 {
                     let n = nb(c, d);
                     if b.occupied(n) {
-                        let k = bug(b.top_at(n));
+                        let k = g.bug(b.top_at(n));
                         if k != Bug::Mosquito && W.mobile[k as usize] > W.mobile[best as usize] {
                             best = k;
                         }
@@ -137,7 +137,7 @@ pub fn evaluate_white(g: &Hive) -> i32 {
             }
             occupied += 1;
             let t = b.top_at(n);
-            let tb = bug(t);
+            let tb = g.bug(t);
             if colour(t) == e {
                 halves += 2;
                 if b.h(n) > 1 || tb == Bug::Beetle {
@@ -151,7 +151,7 @@ pub fn evaluate_white(g: &Hive) -> i32 {
                         || (tb == Bug::Mosquito
                             && (0..6).any(|k| {
                                 let m = nb(n, k);
-                                b.occupied(m) && bug(b.top_at(m)) == Bug::Pillbug
+                                b.occupied(m) && g.bug(b.top_at(m)) == Bug::Pillbug
                             })))
                     && t != g.stunned()
                 {
@@ -202,7 +202,7 @@ impl Heuristics<Hive> for HiveEval {
             let mut s = 0;
             if next_to(opp_q, m.to) {
                 s += 3000;
-                if bug(m.piece) == Bug::Beetle {
+                if g.bug(m.piece) == Bug::Beetle {
                     s += 200;
                 }
             }

@@ -2,8 +2,11 @@
 //!
 //! Cells are axial coordinates (q, r) packed as `((r mod 32) * 32 + q) mod
 //! 1024`. The packing wraps; two cells map to the same index only if they
-//! are at least 32 steps apart, and a hive of at most 28 pieces (plus its
-//! empty border) never spans that far, so the wrap is invisible to the rules.
+//! are at least 32 steps apart. The rules look at the hive's cells, their
+//! neighbours and the neighbours of those: with at most 30 pieces (15 a
+//! side, `piece::MAX_PER_SIDE`) the hive spans at most 29 steps, so any two
+//! of those cells are at most 31 apart and the wrap is invisible to the
+//! rules.
 
 /// A cell index, `0..1024`.
 pub type Cell = u16;

@@ -2,12 +2,14 @@
 //! Hive Protocol plays it.
 //!
 //! Game types `Base`, `Base+M`, `Base+L`, `Base+P`, `Base+ML`, `Base+MP`,
-//! `Base+LP`, `Base+MLP`; moves in UHP notation (`wS1`, `bG1 -wS1`,
+//! `Base+LP`, `Base+MLP`, and as an extension other piece counts
+//! (`Base+MLP+G1A4`, see `gametype`); moves in UHP notation (`wS1`, `bG1 -wS1`,
 //! `wB1 bQ`, `pass`). Rules in `movegen`, notation in `notation`, the text
 //! map in `render`, the AI in `eval` and `players`.
 
 mod board;
 mod eval;
+mod gametype;
 mod hex;
 mod movegen;
 mod mv;
@@ -15,6 +17,8 @@ mod notation;
 mod perft;
 mod piece;
 mod players;
+#[cfg(test)]
+mod reference_gen;
 mod render;
 #[cfg(test)]
 mod rules_tests;
@@ -22,9 +26,10 @@ mod searchbench;
 mod view;
 
 pub use board::Board;
+pub use gametype::{GameType, GameTypeError};
 pub use hex::{Cell, CellSet, NOWHERE, ORIGIN, nb};
 pub use mv::Move;
-pub use piece::{Bug, Expansions, NO_PIECE, PER_SIDE, Piece, bug, colour, parse_piece, piece_name};
+pub use piece::{Bug, Expansions, NO_PIECE, PER_SIDE, PIECES, Piece, PieceTable, colour};
 
 use crate::game::{Game, MoveError, Outcome, Side, StrategySpec};
 use crate::options::{OptionSpec, OptionValues};
@@ -34,6 +39,8 @@ use movegen::VecSink;
 #[derive(Clone)]
 pub struct Hive {
     pub(crate) board: Board,
+    /// The game type (its piece table is `board.pieces`).
+    ty: GameType,
     exp: Expansions,
     ply: usize,
     /// The piece moved (or placed, or thrown) by the last ply: it may not
@@ -57,10 +64,11 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Key of piece `p` at `c`, `level` pieces above the ground.
+/// Key of piece `p` at `c`, `level` pieces above the ground (one key per
+/// piece slot, cell and level).
 #[inline]
 fn key(p: Piece, c: Cell, level: u8) -> u64 {
-    mix(((p as u64) << 16 | (c as u64) << 3 | level as u64) + 1)
+    mix(((p as u64) << 24 | (c as u64) << 8 | level as u64) + 1)
 }
 
 /// Key of the stunned piece.
@@ -72,11 +80,14 @@ fn stun_key(p: Piece) -> u64 {
 const SIDE_KEY: u64 = 0x5DEE_CE66_D1CE_4E5B;
 
 impl Hive {
-    /// The empty board of a game type.
-    pub fn new(exp: Expansions) -> Hive {
+    /// The empty board of a game type (an [`Expansions`] is the standard
+    /// game type with those expansions).
+    pub fn new(ty: impl Into<GameType>) -> Hive {
+        let ty = ty.into();
         Hive {
-            board: Board::new(),
-            exp,
+            board: Board::new(ty.table()),
+            ty,
+            exp: ty.exp,
             ply: 0,
             last_moved: NO_PIECE,
             history: Vec::new(),
@@ -134,6 +145,33 @@ impl Hive {
         self.exp
     }
 
+    /// The game type: expansions and piece counts.
+    pub fn type_spec(&self) -> GameType {
+        self.ty
+    }
+
+    /// The pieces of this game.
+    #[inline(always)]
+    pub fn pieces(&self) -> &PieceTable {
+        &self.board.pieces
+    }
+
+    /// The bug of a piece of this game.
+    #[inline(always)]
+    pub fn bug(&self, p: Piece) -> Bug {
+        self.board.pieces.bug(p)
+    }
+
+    /// The UHP name of a piece of this game (`wQ`, `bA4`).
+    pub fn piece_name(&self, p: Piece) -> String {
+        self.board.pieces.name(p)
+    }
+
+    /// A piece of this game by its name (lenient, see [`PieceTable::parse`]).
+    pub fn parse_piece(&self, s: &str) -> Result<Piece, String> {
+        self.board.pieces.parse(s)
+    }
+
     pub fn board(&self) -> &Board {
         &self.board
     }
@@ -176,8 +214,8 @@ impl Hive {
     #[cfg(test)]
     pub fn from_game_string(s: &str) -> Result<Hive, String> {
         let mut parts = s.split(';');
-        let exp: Expansions = parts.next().unwrap_or("").parse()?;
-        let mut g = Hive::new(exp);
+        let ty: GameType = parts.next().unwrap_or("").parse().map_err(|e: GameTypeError| e.to_string())?;
+        let mut g = Hive::new(ty);
         let rest: Vec<&str> = parts.collect();
         // Skip the state and turn fields when present.
         let skip = rest
@@ -286,8 +324,8 @@ impl Game for Hive {
 
     const FAMILY: &'static str = "Hive";
     const DEFAULT_TYPE: &'static str = "Base";
-    const TYPE_GRAMMAR: &'static str =
-        "Base | Base+M | Base+L | Base+P | Base+ML | Base+MP | Base+LP | Base+MLP";
+    const TYPE_GRAMMAR: &'static str = "Base | Base+M | Base+L | Base+P | Base+ML | Base+MP | Base+LP | Base+MLP, \
+         optionally +<counts> (S B G A each with 0..9, at most 15 pieces a side: Base+MLP+G1A4)";
     const CAPABILITIES: &'static [&'static str] = &["Mosquito", "Ladybug", "Pillbug"];
     const COMMON_TYPES: &'static [&'static str] =
         &["Base", "Base+M", "Base+L", "Base+P", "Base+ML", "Base+MP", "Base+LP", "Base+MLP"];
@@ -298,11 +336,11 @@ impl Game for Hive {
         if !t.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("base")) {
             return None;
         }
-        Some(t.parse::<Expansions>().map(Hive::new))
+        Some(t.parse::<GameType>().map(Hive::new).map_err(|e| e.to_string()))
     }
 
     fn game_type(&self) -> String {
-        self.exp.to_string()
+        self.ty.to_string()
     }
 
     fn side_names(&self) -> [&'static str; 2] {
@@ -451,7 +489,7 @@ mod tests {
         use rand::rngs::StdRng;
         use rand::{Rng, SeedableRng};
         let mut rng = StdRng::seed_from_u64(5);
-        for t in ["Base", "Base+MLP", "Base+P", "Base+M"] {
+        for t in ["Base", "Base+MLP", "Base+P", "Base+M", "Base+M+B5", "Base+MLP+S0G1A4"] {
             for _ in 0..8 {
                 let mut g = Hive::from_game_string(t).unwrap();
                 let mut played = Vec::new();
@@ -547,5 +585,45 @@ mod tests {
         assert!(Hive::parse_type("Base+MLP").unwrap().is_ok());
         assert!(Hive::parse_type("Base+Q").unwrap().is_err());
         assert!(Hive::parse_type("Connect4").is_none());
+    }
+
+    #[test]
+    fn game_types_with_other_counts() {
+        let g = Hive::from_game_string("base+a4+mlp+g1;InProgress;Black[5];wA1;bA1 wA1-;wA2 -wA1;bA2 bA1-;wA3 -wA2;bA3 bA2-;wQ -wA3;bQ bA3-;wA4 -wQ").unwrap();
+        assert_eq!(g.game_type(), "Base+MLP+G1A4");
+        assert_eq!(g.type_spec().count(Bug::Ant), 4);
+        assert_eq!(g.pieces().per_side(), 13);
+        // Every piece of a side has a distinct UHP name.
+        let names: std::collections::BTreeSet<String> = g.pieces().all().map(|p| g.piece_name(p)).collect();
+        assert_eq!(names.len(), 26);
+        assert!(names.contains("wA4") && names.contains("bG1") && !names.contains("bG2"));
+        let err = |t: &str| Hive::parse_type(t).unwrap().err().unwrap();
+        assert!(err("Base+Q2").contains("exactly one queen"));
+        assert!(err("Base+A10").contains("0..9"));
+        assert!(err("Base+MLP+A9").contains("at most 15"));
+        // With six beetles a side, a stack may be taller than 7; its keys
+        // stay distinct (level bits do not spill into the cell bits).
+        let mut g = Hive::new("Base+B6".parse::<GameType>().unwrap());
+        let mut keys = std::collections::HashSet::new();
+        for level in 0..16u8 {
+            for c in [ORIGIN, ORIGIN + 1] {
+                assert!(keys.insert(key(3, c, level)));
+            }
+        }
+        g.play_all(["wB1", "bB1 wB1-", "wQ -wB1", "bQ bB1-"]).unwrap();
+        assert_eq!(g.hash(), g.scratch_key());
+    }
+
+    /// A side with every piece placed only moves.
+    #[test]
+    fn a_side_out_of_pieces_only_moves() {
+        // One spider and the queen a side, nothing else.
+        let mut g = Hive::from_game_string("Base+S1B0G0A0").unwrap();
+        assert_eq!(g.moves().len(), 1); // wS1 at the origin: the queen waits
+        g.play_all(["wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-"]).unwrap();
+        // Only White's queen can move: both spiders are pinned.
+        let v = g.moves();
+        assert!(!v.is_empty() && v.iter().all(|m| m.piece == 0 && !m.is_placement()));
+        assert_eq!(g.render(false).lines().filter(|l| l.ends_with("in hand: -")).count(), 2);
     }
 }

@@ -9,7 +9,7 @@
 use super::Hive;
 use super::hex::{Cell, CellSet, NOWHERE, ORIGIN, ccw, cw, nb};
 use super::mv::Move;
-use super::piece::{Bug, NO_PIECE, PER_SIDE, PIECES, Piece, bug, colour};
+use super::piece::{Bug, NO_PIECE, PER_SIDE, PIECES, Piece, colour};
 
 /// Where generated moves go: a list, or a counter for bulk perft.
 pub trait Sink {
@@ -80,25 +80,18 @@ impl Hive {
         let queen = (me * PER_SIDE) as Piece;
         let queen_in_hand = !b.on_board(queen);
         // Placements: the lowest-numbered piece in hand of each bug (the
-        // pieces of a bug are numbered consecutively).
+        // pieces of a bug are numbered consecutively; the table holds only
+        // the bugs in play).
         let mut placeable = [NO_PIECE; 8];
         let mut n_placeable = 0;
-        let mut seen_bugs = 0u8;
-        let base = (me * PER_SIDE) as Piece;
-        for p in base..base + PER_SIDE as Piece {
-            let bg = bug(p);
-            if seen_bugs & bg.bit() != 0 || b.on_board(p) {
+        for bg in Bug::ALL {
+            if (bg == Bug::Queen && turn == 1) || (bg != Bug::Queen && queen_in_hand && turn == 4) {
                 continue;
             }
-            seen_bugs |= bg.bit();
-            if !self.exp.has(bg)
-                || (bg == Bug::Queen && turn == 1)
-                || (bg != Bug::Queen && queen_in_hand && turn == 4)
-            {
-                continue;
+            if let Some(p) = b.pieces.of_bug(me, bg).find(|&p| !b.on_board(p)) {
+                placeable[n_placeable] = p;
+                n_placeable += 1;
             }
-            placeable[n_placeable] = p;
-            n_placeable += 1;
         }
         if n_placeable > 0 {
             let cells = self.placement_cells(me);
@@ -130,7 +123,7 @@ impl Hive {
             return s;
         }
         let opp = 1 - me;
-        for p in (me * PER_SIDE) as Piece..((me + 1) * PER_SIDE) as Piece {
+        for p in b.pieces.side(me) {
             if !b.is_top(p) {
                 continue;
             }
@@ -166,20 +159,20 @@ impl Hive {
         // Pillbug power: the throws, as (piece, landing cell).
         let mut throws = [(NO_PIECE, NOWHERE); MAX_THROWS];
         let mut n_throws = 0;
-        let base = (me * PER_SIDE) as Piece;
         let mut users = [NOWHERE; 2];
-        if self.exp.pillbug {
-            let pb = base + Bug::Pillbug.first_index() as Piece;
+        if let Some(pb) = b.pieces.piece(me, Bug::Pillbug, 1) {
             if b.is_top(pb) && pb != self.last_moved {
                 users[0] = b.cell[pb as usize];
             }
-            let mq = base + Bug::Mosquito.first_index() as Piece;
-            if self.exp.mosquito && b.is_top(mq) && mq != self.last_moved {
+            if let Some(mq) = b.pieces.piece(me, Bug::Mosquito, 1)
+                && b.is_top(mq)
+                && mq != self.last_moved
+            {
                 let c = b.cell[mq as usize];
                 if b.h(c) == 1
                     && (0..6).any(|d| {
                         let n = nb(c, d);
-                        b.occupied(n) && bug(b.top_at(n)) == Bug::Pillbug
+                        b.occupied(n) && b.bug(b.top_at(n)) == Bug::Pillbug
                     })
                 {
                     users[1] = c;
@@ -221,7 +214,7 @@ impl Hive {
             }
         }
         let throws = &throws[..n_throws];
-        for p in base..base + PER_SIDE as Piece {
+        for p in b.pieces.side(me) {
             if !b.is_top(p) || p == self.last_moved {
                 continue;
             }
@@ -240,8 +233,7 @@ impl Hive {
             }
         }
         if throws.iter().any(|&(x, _)| colour(x) != me) {
-            let opp = ((1 - me) * PER_SIDE) as Piece;
-            for x in opp..opp + PER_SIDE as Piece {
+            for x in b.pieces.side(1 - me) {
                 let mut set = CellSet::new();
                 for &(y, t) in throws {
                     if y == x {
@@ -258,7 +250,7 @@ impl Hive {
     /// Destinations of `p` (on top of its stack at `from`) by its own
     /// movement, added to `set`.
     pub fn piece_moves(&self, p: Piece, from: Cell, set: &mut CellSet) {
-        match bug(p) {
+        match self.bug(p) {
             Bug::Queen | Bug::Pillbug => self.slides1(from, set),
             Bug::Beetle => self.beetle(from, set),
             Bug::Grasshopper => self.grasshopper(from, set),
@@ -274,7 +266,7 @@ impl Hive {
                 for d in 0..6 {
                     let n = nb(from, d);
                     if b.occupied(n) {
-                        bugs |= bug(b.top_at(n)).bit();
+                        bugs |= b.bug(b.top_at(n)).bit();
                     }
                 }
                 let has = |x: Bug| bugs & x.bit() != 0;

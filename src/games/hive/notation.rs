@@ -3,7 +3,7 @@
 use super::Hive;
 use super::hex::{E, NE, NOWHERE, NW, ORIGIN, SE, SW, W, nb, opposite};
 use super::mv::Move;
-use super::piece::{NO_PIECE, PER_SIDE, bug, colour, parse_piece, piece_name};
+use super::piece::{NO_PIECE, PER_SIDE, colour};
 use crate::game::MoveError;
 
 /// The canonical text of a legal move: `pass`; the bare piece on the
@@ -16,9 +16,9 @@ pub fn format_move(g: &Hive, mv: Move) -> String {
         return "pass".to_string();
     }
     let b = &g.board;
-    let name = piece_name(mv.piece);
+    let name = g.piece_name(mv.piece);
     if b.occupied(mv.to) {
-        return format!("{name} {}", piece_name(b.top_at(mv.to)));
+        return format!("{name} {}", g.piece_name(b.top_at(mv.to)));
     }
     for d in 0..6 {
         let n = nb(mv.to, d);
@@ -29,7 +29,7 @@ pub fn format_move(g: &Hive, mv: Move) -> String {
         if top == NO_PIECE {
             continue;
         }
-        let r = piece_name(top);
+        let r = g.piece_name(top);
         // Where the destination lies as seen from the reference.
         return match opposite(d) {
             E => format!("{name} {r}-"),
@@ -67,7 +67,7 @@ pub fn parse_move(g: &Hive, s: &str) -> Result<Move, MoveError> {
             s.trim()
         )));
     }
-    let piece = parse_piece(toks[0]).map_err(MoveError::Parse)?;
+    let piece = g.parse_piece(toks[0]).map_err(MoveError::Parse)?;
     let to = if toks.len() == 1 {
         if g.ply != 0 {
             return Err(MoveError::Parse(format!(
@@ -100,18 +100,21 @@ pub(crate) fn target_cell(g: &Hive, t: &str) -> Result<super::hex::Cell, MoveErr
     let start = pre.map_or(0, |_| 1);
     let end = t.len() - post.map_or(0, |_| 1);
     let body = t.get(start..end).unwrap_or("");
-    let r = parse_piece(body).map_err(|e| MoveError::Parse(format!("bad reference piece: {e}")))?;
+    let r = g.parse_piece(body).map_err(|e| MoveError::Parse(format!("bad reference piece: {e}")))?;
     let rc = b.cell[r as usize];
     if rc == NOWHERE {
-        return Err(MoveError::Illegal(format!("the reference piece {} is not on the board", piece_name(r))));
+        return Err(MoveError::Illegal(format!(
+            "the reference piece {} is not on the board",
+            g.piece_name(r)
+        )));
     }
     Ok(match (pre, post) {
         (None, None) => {
             if b.top_at(rc) != r {
                 return Err(MoveError::Illegal(format!(
                     "{} is not on top of its stack ({} is)",
-                    piece_name(r),
-                    piece_name(b.top_at(rc))
+                    g.piece_name(r),
+                    g.piece_name(b.top_at(rc))
                 )));
             }
             rc
@@ -128,12 +131,9 @@ pub(crate) fn target_cell(g: &Hive, t: &str) -> Result<super::hex::Cell, MoveErr
 /// A helpful reason why `piece` cannot go where the text says.
 fn why_illegal(g: &Hive, piece: u8, legal: &[Move], text: &str) -> String {
     let b = &g.board;
-    let name = piece_name(piece);
+    let name = g.piece_name(piece);
     let me = g.side();
     let side = ["White", "Black"][me];
-    if !g.exp.has(bug(piece)) {
-        return format!("{name} is not part of {}", g.exp);
-    }
     if legal == [Move::PASS] {
         return format!("{side} has no legal move and must pass");
     }
@@ -144,7 +144,7 @@ fn why_illegal(g: &Hive, piece: u8, legal: &[Move], text: &str) -> String {
         }
         if legal.iter().all(|m| m.piece != piece) {
             let turn = g.ply / 2 + 1;
-            if turn == 1 && bug(piece) == super::Bug::Queen {
+            if turn == 1 && g.bug(piece) == super::Bug::Queen {
                 return "the queen may not be placed on a side's first turn".to_string();
             }
             if !queen_placed && turn == 4 {

@@ -6,7 +6,7 @@ use std::collections::{HashMap, VecDeque};
 
 use super::Hive;
 use super::hex::{Cell, DELTA, nb};
-use super::piece::{PER_SIDE, colour, piece_name};
+use super::piece::colour;
 use crate::game::Outcome;
 
 /// Axial coordinates of every occupied cell and every empty neighbour,
@@ -78,7 +78,7 @@ pub fn render(g: &Hive, color: bool) -> String {
                 }
                 if b.occupied(c) {
                     let top = b.top_at(c);
-                    let mut t = piece_name(top);
+                    let mut t = g.piece_name(top);
                     if b.h(c) > 1 {
                         t.push('*');
                     }
@@ -97,7 +97,7 @@ pub fn render(g: &Hive, color: bool) -> String {
             .iter()
             .filter(|&&(c, _, _)| b.h(c) > 1)
             .map(|&(c, _, _)| {
-                let names: Vec<String> = b.stack(c).into_iter().map(piece_name).collect();
+                let names: Vec<String> = b.stack(c).into_iter().map(|p| g.piece_name(p)).collect();
                 format!("{}* = {}", names[0], names.join(" on "))
             })
             .collect();
@@ -107,10 +107,11 @@ pub fn render(g: &Hive, color: bool) -> String {
         }
     }
     for side in 0..2 {
-        let hand: Vec<String> = (0..PER_SIDE)
-            .map(|i| (side * PER_SIDE + i) as u8)
-            .filter(|&p| !b.on_board(p) && g.exp.has(super::piece::bug(p)))
-            .map(|p| piece_name(p)[1..].to_string())
+        let hand: Vec<String> = g
+            .pieces()
+            .side(side)
+            .filter(|&p| !b.on_board(p))
+            .map(|p| g.piece_name(p)[1..].to_string())
             .collect();
         let name = ["White", "Black"][side];
         let list = if hand.is_empty() { "-".to_string() } else { hand.join(" ") };
@@ -147,5 +148,9 @@ mod tests {
         assert!(r.contains("White in hand: S2 B2 G1 G2 G3 A1 A2 A3"), "{r}");
         assert!(r.ends_with("Black to move (turn 4)"), "{r}");
         assert!(g.render(true).contains("\x1b["));
+        let g = Hive::from_game_string("Base+L+B4G0;wB1").unwrap();
+        let r = g.render(false);
+        assert!(r.contains("White in hand: Q S1 S2 B2 B3 B4 A1 A2 A3 L\n"), "{r}");
+        assert!(r.contains("Black in hand: Q S1 S2 B1 B2 B3 B4 A1 A2 A3 L\n"), "{r}");
     }
 }

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use super::hex::{Cell, ORIGIN, nb};
 use super::notation::target_cell;
-use super::{Hive, Move, parse_piece};
+use super::{Hive, Move};
 use crate::game::{Game, MoveError, Outcome};
 
 fn pos(gs: &str) -> Hive {
@@ -26,7 +26,7 @@ fn dests(g: &Hive, piece: &str) -> BTreeSet<Cell> {
     let moves = g.moves();
     let unique: BTreeSet<_> = moves.iter().map(|m| (m.piece, m.to)).collect();
     assert_eq!(unique.len(), moves.len(), "duplicate moves");
-    let p = parse_piece(piece).unwrap();
+    let p = g.parse_piece(piece).unwrap();
     moves.into_iter().filter(|m| m.piece == p).map(|m| m.to).collect()
 }
 
@@ -35,7 +35,7 @@ fn assert_moves(g: &Hive, piece: &str, targets: &[&str]) {
     assert_eq!(expected.len(), targets.len(), "expected targets repeat a cell");
     let got = dests(g, piece);
     let show = |s: &BTreeSet<Cell>| {
-        let p = parse_piece(piece).unwrap();
+        let p = g.parse_piece(piece).unwrap();
         let from = g.board.cell[p as usize];
         s.iter().map(|&to| g.format_move(Move { piece: p, from, to })).collect::<Vec<_>>()
     };
@@ -143,7 +143,7 @@ fn rule4_gate_and_contact() {
 fn rule9_ant_never_enters_the_enclosed_cell() {
     let g = pos(RING);
     let hole = target_cell(&g, "wS1\\").unwrap();
-    let ant = g.board.cell[parse_piece("bA2").unwrap() as usize];
+    let ant = g.board.cell[g.parse_piece("bA2").unwrap() as usize];
     assert!((0..6).all(|d| g.board.occupied(nb(hole, d))));
     // Every other empty cell touching the rest of the hive.
     let mut expected = BTreeSet::new();
@@ -517,8 +517,8 @@ fn naive_bug_moves(b: &super::Board, kind: super::Bug, o: Cell) -> BTreeSet<Cell
             }
             for d in 0..6 {
                 let n = nb(o, d);
-                if b.occupied(n) && super::bug(b.top_at(n)) != Mosquito {
-                    out.extend(naive_bug_moves(b, super::bug(b.top_at(n)), o));
+                if b.occupied(n) && b.bug(b.top_at(n)) != Mosquito {
+                    out.extend(naive_bug_moves(b, b.bug(b.top_at(n)), o));
                 }
             }
         }
@@ -528,7 +528,7 @@ fn naive_bug_moves(b: &super::Board, kind: super::Bug, o: Cell) -> BTreeSet<Cell
 
 /// Every legal (piece, destination) by the rules, the slow way.
 fn naive_moves(g: &Hive) -> BTreeSet<(u8, Cell)> {
-    use super::{Bug, PER_SIDE, bug};
+    use super::{Bug, PER_SIDE};
     let b = &g.board;
     let me = g.side();
     let mut out = BTreeSet::new();
@@ -548,23 +548,23 @@ fn naive_moves(g: &Hive) -> BTreeSet<(u8, Cell)> {
         x.board = h.clone();
         connected(&x)
     };
-    for p in (0..28u8).filter(|&p| b.is_top(p) && p != g.stunned()) {
+    for p in b.pieces.all().filter(|&p| b.is_top(p) && p != g.stunned()) {
         let c = b.cell[p as usize];
         let h = lifted(c);
         if super::colour(p) == me && (b.h(c) > 1 || whole(&h)) {
-            for t in naive_bug_moves(&h, bug(p), c) {
+            for t in naive_bug_moves(&h, b.bug(p), c) {
                 out.insert((p, t));
             }
         }
     }
     // Throws by a pillbug, or a ground mosquito beside a pillbug.
-    for s in (0..28u8).filter(|&s| b.is_top(s) && s != g.stunned() && super::colour(s) == me) {
+    for s in b.pieces.all().filter(|&s| b.is_top(s) && s != g.stunned() && super::colour(s) == me) {
         let sc = b.cell[s as usize];
         let power = g.exp.pillbug
             && b.h(sc) == 1
-            && (bug(s) == Bug::Pillbug
-                || (bug(s) == Bug::Mosquito
-                    && (0..6).any(|d| b.occupied(nb(sc, d)) && bug(b.top_at(nb(sc, d))) == Bug::Pillbug)));
+            && (b.bug(s) == Bug::Pillbug
+                || (b.bug(s) == Bug::Mosquito
+                    && (0..6).any(|d| b.occupied(nb(sc, d)) && b.bug(b.top_at(nb(sc, d))) == Bug::Pillbug)));
         if !power {
             continue;
         }
@@ -594,7 +594,7 @@ fn naive_moves(g: &Hive) -> BTreeSet<(u8, Cell)> {
 fn fast_and_slow_generators_agree_on_random_games() {
     let mut x = 0x9E37_79B9_u64;
     for game in 0..40 {
-        let exp = super::Expansions::all_types()[game % 8].parse().unwrap();
+        let exp: super::Expansions = super::Expansions::all_types()[game % 8].parse().unwrap();
         let mut g = Hive::new(exp);
         for _ in 0..100 {
             if g.outcome().is_some() {

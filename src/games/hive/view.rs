@@ -5,7 +5,7 @@
 //! a pass is a button.
 
 use super::hex::{Cell, ORIGIN};
-use super::piece::{PIECES, Piece, bug, colour, piece_name};
+use super::piece::{Piece, colour};
 use super::{Hive, Move, NO_PIECE};
 use crate::boardview::{BoardView, CellView, Geometry, PieceView, Select};
 use crate::game::{Game, Outcome};
@@ -34,8 +34,8 @@ fn cell_id(q: i32, r: i32) -> String {
     format!("{q},{r}")
 }
 
-fn piece_view(p: Piece) -> PieceView {
-    let name = piece_name(p);
+fn piece_view(g: &Hive, p: Piece) -> PieceView {
+    let name = g.piece_name(p);
     PieceView {
         id: name.clone(),
         side: Some(colour(p)),
@@ -56,16 +56,13 @@ pub fn board_view(g: &Hive) -> BoardView {
                 id: cell_id(q, r),
                 x: q,
                 y: r,
-                pieces: stack.into_iter().map(piece_view).collect(),
+                pieces: stack.into_iter().map(|p| piece_view(g, p)).collect(),
                 marked: last == Some(c) && b.occupied(c),
             }
         })
         .collect();
     let hand = |side: usize| -> Vec<PieceView> {
-        (0..PIECES as Piece)
-            .filter(|&p| colour(p) == side && g.exp.has(bug(p)) && !b.on_board(p))
-            .map(piece_view)
-            .collect()
+        g.pieces().side(side).filter(|&p| !b.on_board(p)).map(|p| piece_view(g, p)).collect()
     };
     let names = g.side_names();
     let caption = match g.outcome() {
@@ -88,7 +85,7 @@ pub fn selections(g: &Hive, mv: Move) -> Vec<Select> {
     if mv.is_pass() {
         return vec![Select::choice("pass")];
     }
-    let mut v = vec![Select::Piece { piece: piece_name(mv.piece) }];
+    let mut v = vec![Select::Piece { piece: g.piece_name(mv.piece) }];
     if g.actions(mv).len() > 1 {
         let (q, r) = coordinates(g)
             .into_iter()
@@ -117,6 +114,29 @@ mod tests {
         // The first piece sits at the origin and stays there.
         let origin = v.cells.iter().find(|c| c.id == "0,0").unwrap();
         assert_eq!(origin.pieces[0].id, "wS1");
+        for mv in g.moves() {
+            for s in selections(&g, mv) {
+                if let Some((is_cell, id)) = s.target() {
+                    assert!(if is_cell { v.has_cell(id) } else { v.has_piece(id) }, "{id}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hand_follows_the_piece_counts() {
+        let mut g = Hive::from_game_string("Base+P+S0A5").unwrap();
+        let ids = |v: &BoardView, side: usize| v.hands[side].iter().map(|p| p.id.clone()).collect::<Vec<_>>();
+        let v = board_view(&g);
+        assert_eq!(
+            ids(&v, 1),
+            ["bQ", "bB1", "bB2", "bG1", "bG2", "bG3", "bA1", "bA2", "bA3", "bA4", "bA5", "bP"]
+        );
+        g.play_all(["wA1", "bA1 wA1-"]).unwrap();
+        let v = board_view(&g);
+        assert_eq!(v.hands[0].len(), 11);
+        assert!(!ids(&v, 1).contains(&"bA1".to_string()) && ids(&v, 1).contains(&"bA5".to_string()));
+        assert!(v.has_piece("bA1") && !v.has_piece("wS1"));
         for mv in g.moves() {
             for s in selections(&g, mv) {
                 if let Some((is_cell, id)) = s.target() {
