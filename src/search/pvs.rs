@@ -611,7 +611,7 @@ pub fn search<G: Game, H: Heuristics<G>>(
             }
             // Not enough time left for a deeper iteration to matter.
             if let (Some(t), Some(rem)) = (ctx.limits.movetime, ctx.remaining())
-                && rem.as_secs_f64() < 0.45 * t.as_secs_f64()
+                && rem.as_secs_f64() < 0.3 * t.as_secs_f64()
             {
                 break;
             }
