@@ -10,6 +10,7 @@
 //! limits give the same node counts.
 
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use rand::Rng;
@@ -82,6 +83,29 @@ pub fn score_of(v: i32) -> Score {
     }
 }
 
+/// Hashes a position key (already uniformly random) as itself: the
+/// repetition set is probed at every node, SipHash there cost ~2 % of the
+/// search.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, k: u64) {
+        self.0 = k;
+    }
+}
+
+/// A set of position keys.
+type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
+
 /// Shared between the threads of one search.
 struct Shared<'a> {
     tt: &'a Tt,
@@ -97,7 +121,7 @@ struct Searcher<'a, G: Game, H> {
     history: Vec<i32>,
     /// Keys along the current path (root first), plus the game before.
     path: Vec<u64>,
-    prior: &'a HashSet<u64>,
+    prior: &'a KeySet,
     nodes: u64,
     stopped: bool,
     /// Main thread: polls the context's stop conditions.
@@ -109,10 +133,15 @@ struct Searcher<'a, G: Game, H> {
     scores: Vec<Vec<i32>>,
     /// Index of each ordered move in generation order.
     index: Vec<Vec<u16>>,
+    /// Scratch of [`Self::pick`]'s sort.
+    sort_buf: Vec<u64>,
+    tmp_moves: Vec<G::Move>,
+    tmp_index: Vec<u16>,
+    tmp_scores: Vec<i32>,
 }
 
 impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
-    fn new(heur: &'a H, shared: &'a Shared<'a>, prior: &'a HashSet<u64>, main: bool) -> Self {
+    fn new(heur: &'a H, shared: &'a Shared<'a>, prior: &'a KeySet, main: bool) -> Self {
         Searcher {
             heur,
             shared,
@@ -127,6 +156,10 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
             moves: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
             scores: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
             index: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
+            sort_buf: Vec::new(),
+            tmp_moves: Vec::new(),
+            tmp_index: Vec::new(),
+            tmp_scores: Vec::new(),
         }
     }
 
@@ -171,8 +204,41 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         self.scores[ply] = scores;
     }
 
-    /// Swaps the best remaining move of ply into place `i`.
+    /// Swaps the best remaining move of ply into place `i`: a selection
+    /// for the first few (a cut-off usually comes early), then one sort
+    /// of the rest (selecting through a long list of an all-node is
+    /// quadratic).
     fn pick(&mut self, ply: usize, i: usize) -> G::Move {
+        const SELECT: usize = 6;
+        let n = self.scores[ply].len();
+        if i == SELECT && n > SELECT + 1 {
+            let mut keyed = std::mem::take(&mut self.sort_buf);
+            keyed.clear();
+            // Best score first, ties in list order (as the selection).
+            let sc = &self.scores[ply];
+            keyed
+                .extend((SELECT..n).map(|j| ((u32::MAX - (sc[j] as u32 ^ 1 << 31)) as u64) << 32 | j as u64));
+            keyed.sort_unstable();
+            let moves = &mut self.moves[ply];
+            let index = &mut self.index[ply];
+            let scores = &mut self.scores[ply];
+            self.tmp_moves.clear();
+            self.tmp_index.clear();
+            self.tmp_scores.clear();
+            for &k in &keyed {
+                let j = (k & 0xFFFF_FFFF) as usize;
+                self.tmp_moves.push(moves[j]);
+                self.tmp_index.push(index[j]);
+                self.tmp_scores.push(scores[j]);
+            }
+            moves[SELECT..].copy_from_slice(&self.tmp_moves);
+            index[SELECT..].copy_from_slice(&self.tmp_index);
+            scores[SELECT..].copy_from_slice(&self.tmp_scores);
+            self.sort_buf = keyed;
+        }
+        if i >= SELECT {
+            return self.moves[ply][i];
+        }
         let sc = &mut self.scores[ply];
         let mut best = i;
         for j in i + 1..sc.len() {
@@ -444,7 +510,7 @@ pub fn search<G: Game, H: Heuristics<G>>(
         return None;
     }
     tt.new_search();
-    let prior: HashSet<u64> = settings.prior.iter().copied().collect();
+    let prior: KeySet = settings.prior.iter().copied().collect();
     let shared = Shared { tt, abort: AtomicBool::new(false), helper_nodes: AtomicU64::new(0) };
     let max_depth = settings.max_depth.clamp(1, MAX_PLY as u32 - 8);
     // Root order: the table's move, then the game's order.
@@ -545,7 +611,7 @@ pub fn search<G: Game, H: Heuristics<G>>(
             }
             // Not enough time left for a deeper iteration to matter.
             if let (Some(t), Some(rem)) = (ctx.limits.movetime, ctx.remaining())
-                && rem.as_secs_f64() < 0.45 * t.as_secs_f64()
+                && rem.as_secs_f64() < 0.3 * t.as_secs_f64()
             {
                 break;
             }

@@ -12,7 +12,8 @@
 //! [`W`].
 
 use super::Hive;
-use super::hex::{Cell, NOWHERE, ccw, cw, nb};
+use super::hex::{Cell, NOWHERE, nb};
+use super::movegen::SLIDE_DIRS;
 use super::mv::Move;
 use super::piece::{Bug, NO_PIECE, PER_SIDE, PIECES, Piece, colour};
 use crate::search::pvs::Heuristics;
@@ -54,12 +55,22 @@ pub const W: Weights = Weights {
 /// The evaluator and move-ordering hints of the `alphabeta` player.
 pub struct HiveEval;
 
+/// Bit d set if the neighbour of `c` in direction d is occupied.
+#[inline(always)]
+fn neighbour_mask(g: &Hive, c: Cell) -> usize {
+    let b = &g.board;
+    let mut m = 0;
+    for d in 0..6 {
+        m |= (b.occupied(nb(c, d)) as usize) << d;
+    }
+    m
+}
+
 /// True if a lone ground piece at `c` can slide to some neighbour
 /// (freedom to move, keeping contact).
 #[inline]
 fn can_slide(g: &Hive, c: Cell) -> bool {
-    let b = &g.board;
-    (0..6).any(|d| !b.occupied(nb(c, d)) && (b.occupied(nb(c, ccw(d))) != b.occupied(nb(c, cw(d)))))
+    SLIDE_DIRS[neighbour_mask(g, c)] != 0
 }
 
 /// The score from White's point of view.
@@ -176,10 +187,11 @@ pub fn evaluate_white(g: &Hive) -> i32 {
     score[0] - score[1]
 }
 
-/// True if `c` is next to `q` (q may be [`NOWHERE`]).
+/// True if `c` is next to `q` (q may be [`NOWHERE`]): their index
+/// difference is one of the six direction offsets.
 #[inline]
 fn next_to(q: Cell, c: Cell) -> bool {
-    q != NOWHERE && (0..6).any(|d| nb(q, d) == c)
+    q != NOWHERE && c != NOWHERE && matches!(c.wrapping_sub(q) & 1023, 1 | 31 | 32 | 992 | 993 | 1023)
 }
 
 impl Heuristics<Hive> for HiveEval {
@@ -255,6 +267,7 @@ impl Heuristics<Hive> for HiveEval {
 mod tests {
     use super::*;
     use crate::game::Game;
+    use crate::games::hive::hex::{ccw, cw};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -294,6 +307,25 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 10);
+    }
+
+    #[test]
+    fn fast_neighbour_tests_match_the_definitions() {
+        for q in (0..1024u16).step_by(7).chain([0, 31, 32, 1023, NOWHERE]) {
+            for c in (0..1024u16).chain([NOWHERE]) {
+                let slow = q != NOWHERE && (0..6).any(|d| nb(q, d) == c);
+                assert_eq!(next_to(q, c), slow, "{q} {c}");
+            }
+        }
+        for (m, &dirs) in SLIDE_DIRS.iter().enumerate() {
+            let occ = |k: usize| m >> k & 1 != 0;
+            let slow = (0..6).any(|d| !occ(d) && occ(ccw(d)) != occ(cw(d)));
+            assert_eq!(dirs != 0, slow, "{m:06b}");
+            for d in 0..6 {
+                let one = !occ(d) && occ(ccw(d)) != occ(cw(d));
+                assert_eq!(dirs >> d & 1 != 0, one, "{m:06b} {d}");
+            }
+        }
     }
 
     #[test]

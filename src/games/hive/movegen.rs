@@ -62,6 +62,29 @@ impl Sink for CountSink {
     }
 }
 
+/// For each 6-bit mask of a cell's occupied neighbours (bit d =
+/// direction d), the directions a lone ground piece there can slide to:
+/// the target empty and exactly one of the two cells beside the step
+/// occupied (both: a gate; neither: contact lost).
+pub const SLIDE_DIRS: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut m = 0;
+    while m < 64 {
+        let mut d = 0;
+        while d < 6 {
+            let here = m >> d & 1 != 0;
+            let left = m >> ((d + 5) % 6) & 1 != 0;
+            let right = m >> ((d + 1) % 6) & 1 != 0;
+            if !here && left != right {
+                t[m] |= 1 << d;
+            }
+            d += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 /// Most throws a position can hold: two power users x six targets x
 /// five landing cells.
 const MAX_THROWS: usize = 64;
@@ -140,14 +163,83 @@ impl Hive {
 
     /// Bit `p` set for each top piece `p` whose cell is an articulation
     /// point of the hive (removing it splits the hive).
+    ///
+    /// Tarjan's low-link on the graph of top pieces, each piece's
+    /// neighbours a bit mask built without branches (an empty cell's top
+    /// is [`NO_PIECE`], which lands on the unused bit 63). In an
+    /// undirected depth-first search a visited neighbour of a newly
+    /// entered piece (other than its parent) is an ancestor, so its back
+    /// edges are read once, on entry.
     pub fn articulation_mask(&self) -> u32 {
+        const _: () = assert!(PIECES <= 32 && NO_PIECE as usize & 63 >= PIECES);
         let b = &self.board;
-        let Some(start) = (0..PIECES as Piece).find(|&p| b.is_top(p)) else {
+        let mut adj = [0u64; 64];
+        let mut start = NO_PIECE;
+        for p in 0..PIECES as Piece {
+            let c = b.cell[p as usize];
+            if c == NOWHERE || b.top_at(c) != p {
+                continue;
+            }
+            start = p;
+            let mut m = 0u64;
+            for d in 0..6 {
+                m |= 1u64 << (b.top_at(nb(c, d)) & 63);
+            }
+            adj[p as usize] = m & !(1u64 << 63);
+        }
+        if start == NO_PIECE {
             return 0;
-        };
-        let mut st = Tarjan { disc: [0; PIECES], low: [0; PIECES], time: 0, mask: 0 };
-        st.dfs(self, b.cell[start as usize], NOWHERE);
-        st.mask
+        }
+        let mut disc = [0u8; 64];
+        let mut low = [0u8; 64];
+        // The path: piece per depth.
+        let mut path = [0u8; 64];
+        let mut mask = 0u32;
+        let r = start as usize;
+        let mut visited = 1u64 << r;
+        disc[r] = 1;
+        low[r] = 1;
+        path[0] = r as u8;
+        let mut time = 1u8;
+        let mut top = 0usize;
+        let mut root_children = 0;
+        loop {
+            let p = path[top] as usize;
+            let next = adj[p] & !visited;
+            if next != 0 {
+                let q = next.trailing_zeros() as usize;
+                time += 1;
+                disc[q] = time;
+                visited |= 1u64 << q;
+                // Back edges to ancestors other than the parent `p`.
+                let mut l = time;
+                let mut back = adj[q] & visited & !(1u64 << p) & !(1u64 << q);
+                while back != 0 {
+                    l = l.min(disc[back.trailing_zeros() as usize]);
+                    back &= back - 1;
+                }
+                low[q] = l;
+                if top == 0 {
+                    root_children += 1;
+                }
+                top += 1;
+                path[top] = q as u8;
+                continue;
+            }
+            if top == 0 {
+                break;
+            }
+            top -= 1;
+            let parent = path[top] as usize;
+            low[parent] = low[parent].min(low[p]);
+            if top > 0 && low[p] >= disc[parent] {
+                mask |= 1 << parent;
+            }
+        }
+        if root_children > 1 {
+            mask |= 1 << r;
+        }
+        mask
     }
 
     /// Moves of pieces on the board and pillbug throws.
@@ -378,7 +470,9 @@ impl Hive {
         }
     }
 
-    /// Every cell reachable by slides.
+    /// Every cell reachable by slides. Each visited cell reads its six
+    /// neighbours once and takes its slide directions from
+    /// [`SLIDE_DIRS`].
     fn ant(&self, o: Cell, set: &mut CellSet) {
         let mut seen = CellSet::new();
         seen.insert(o);
@@ -388,10 +482,16 @@ impl Hive {
         while n > 0 {
             n -= 1;
             let a = stack[n];
+            let mut occ = 0;
             for d in 0..6 {
-                if let Some(t) = self.slide(a, d, o)
-                    && seen.insert(t)
-                {
+                occ |= (self.occ_x(nb(a, d), o) as usize) << d;
+            }
+            let mut dirs = SLIDE_DIRS[occ];
+            while dirs != 0 {
+                let d = dirs.trailing_zeros() as usize;
+                dirs &= dirs - 1;
+                let t = nb(a, d);
+                if seen.insert(t) {
                     set.insert(t);
                     if n < stack.len() {
                         stack[n] = t;
@@ -428,46 +528,6 @@ impl Hive {
                     }
                 }
             }
-        }
-    }
-}
-
-/// State of the articulation-point search (Tarjan's low-link), indexed
-/// by the top piece of each cell.
-struct Tarjan {
-    disc: [u8; PIECES],
-    low: [u8; PIECES],
-    time: u8,
-    mask: u32,
-}
-
-impl Tarjan {
-    fn dfs(&mut self, g: &Hive, c: Cell, parent: Cell) {
-        let b = &g.board;
-        let p = b.top_at(c) as usize;
-        self.time += 1;
-        self.disc[p] = self.time;
-        self.low[p] = self.time;
-        let mut children = 0;
-        for d in 0..6 {
-            let n = nb(c, d);
-            if !b.occupied(n) {
-                continue;
-            }
-            let q = b.top_at(n) as usize;
-            if self.disc[q] == 0 {
-                children += 1;
-                self.dfs(g, n, c);
-                self.low[p] = self.low[p].min(self.low[q]);
-                if parent != NOWHERE && self.low[q] >= self.disc[p] {
-                    self.mask |= 1 << p;
-                }
-            } else if n != parent {
-                self.low[p] = self.low[p].min(self.disc[q]);
-            }
-        }
-        if parent == NOWHERE && children > 1 {
-            self.mask |= 1 << p;
         }
     }
 }
