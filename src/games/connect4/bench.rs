@@ -40,6 +40,13 @@ struct Args {
     /// lines; read, then appended), so that a rerun solves nothing twice.
     #[arg(long)]
     refs: Option<PathBuf>,
+    /// --play: only compute (and cache) the positions' values.
+    #[arg(long)]
+    values_only: bool,
+    /// --play: give up a reference proof after this many seconds (0: no
+    /// limit); such positions are counted as unmeasured.
+    #[arg(long, default_value_t = 0.0)]
+    ref_seconds: f64,
     /// Only the first N positions of each file.
     #[arg(long)]
     limit: Option<usize>,
@@ -211,7 +218,60 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     Ok(())
 }
 
+/// What is known of the exact scores of a position for `--play`: its
+/// value and bounds of its columns' scores (side to move's view).
+#[derive(Debug, Default, Clone)]
+struct Known {
+    value: Option<i32>,
+    /// Column -> (lowest, highest) proven score.
+    cols: std::collections::HashMap<u32, (i32, i32)>,
+}
+
+impl Known {
+    fn bound(&mut self, c: u32, lo: i32, hi: i32) {
+        let e = self.cols.entry(c).or_insert((i32::MIN, i32::MAX));
+        e.0 = e.0.max(lo);
+        e.1 = e.1.min(hi);
+    }
+}
+
+/// One fact of a `--refs` line: a column (`None`: the position's value)
+/// and the bounds proven for its score.
+type Fact = (Option<u32>, i32, i32);
+
+/// Parses one `--refs` line: `<current hex>:<mask hex>` then tokens
+/// `v=V` (the position's value), `c=S` (column c's exact score), `c>=S`,
+/// `c<=S` (bounds).
+fn parse_ref_line(line: &str) -> Option<((u64, u64), Vec<Fact>)> {
+    let mut it = line.split_whitespace();
+    let (cur, mask) = it.next()?.split_once(':')?;
+    let key = (u64::from_str_radix(cur, 16).ok()?, u64::from_str_radix(mask, 16).ok()?);
+    let mut facts = Vec::new();
+    for t in it {
+        if let Some(v) = t.strip_prefix("v=") {
+            let v = v.parse().ok()?;
+            facts.push((None, v, v));
+        } else if let Some((c, v)) = t.split_once(">=") {
+            facts.push((Some(c.parse().ok()?), v.parse().ok()?, i32::MAX));
+        } else if let Some((c, v)) = t.split_once("<=") {
+            facts.push((Some(c.parse().ok()?), i32::MIN, v.parse().ok()?));
+        } else if let Some((c, v)) = t.split_once('=') {
+            let v = v.parse().ok()?;
+            facts.push((Some(c.parse().ok()?), v, v));
+        }
+    }
+    Some((key, facts))
+}
+
 /// `--play`: the share of optimal moves of `perfect` at each movetime.
+///
+/// A move is optimal when its exact score equals the position's value
+/// (the strict reading); the win/draw/loss class agreement is reported
+/// too. The references are proven cheaply: the position's value (book or
+/// one exact solve), then one null-window test of the played column
+/// ("does it reach the value?") and, for a won position, one more ("does
+/// it still win?"). Positions whose reference takes more than
+/// `--ref-seconds` are left out and counted as unmeasured.
 fn play_bench(
     a: &Args,
     n: usize,
@@ -234,24 +294,17 @@ fn play_bench(
             Connect4 { board: book::random_position(w, h, plies, &mut rng) }
         })
         .collect();
-    // Exact column scores known so far: moves -> column -> score.
-    let mut refs: HashMap<(u64, u64), HashMap<u32, i32>> = HashMap::new();
     let key = |g: &Connect4| (g.board.current(), g.board.mask());
+    let mut refs: HashMap<(u64, u64), Known> = HashMap::new();
     if let Some(p) = &a.refs
         && let Ok(text) = std::fs::read_to_string(p)
     {
-        for line in text.lines() {
-            let mut it = line.split_whitespace();
-            let mut g = *empty;
-            if g.play_sequence(it.next().unwrap_or("")).is_err() {
-                continue;
-            }
-            let e = refs.entry(key(&g)).or_default();
-            for t in it {
-                if let Some((c, v)) = t.split_once('=')
-                    && let (Ok(c), Ok(v)) = (c.parse::<u32>(), v.parse::<i32>())
-                {
-                    e.insert(c, v);
+        for (k, facts) in text.lines().filter_map(parse_ref_line) {
+            let e = refs.entry(k).or_default();
+            for (c, lo, hi) in facts {
+                match c {
+                    None => e.value = Some(lo),
+                    Some(c) => e.bound(c, lo, hi),
                 }
             }
         }
@@ -266,38 +319,114 @@ fn play_bench(
         ),
         None => None,
     };
+    let mut note = |g: &Connect4, token: String| {
+        if let Some(f) = &mut cache {
+            let _ = writeln!(f, "{:x}:{:x} {token}", g.board.current(), g.board.mask());
+            let _ = f.flush();
+        }
+    };
+    let budget = |solver: &mut Solver| {
+        solver.set_budget(super::solver::Budget {
+            deadline: (a.ref_seconds > 0.0).then(|| Instant::now() + Duration::from_secs_f64(a.ref_seconds)),
+            ..Default::default()
+        })
+    };
+    // Phase 1: the value of every position, fewest empty cells first.
+    let mut order: Vec<usize> = (0..positions.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(positions[i].board.moves()));
+    for &i in &order {
+        let g = &positions[i];
+        if refs.get(&key(g)).is_some_and(|k| k.value.is_some()) {
+            continue;
+        }
+        let value = match book::score(g) {
+            Some(v) => Some(v),
+            None => {
+                budget(solver);
+                let t = Instant::now();
+                let r = solver.solve(Pos::from(&g.board), false);
+                let v = r.is_exact().then_some(r.lo);
+                if a.verbose {
+                    writeln!(
+                        out,
+                        "value ply {} {:?} in {:.1}s",
+                        g.board.moves(),
+                        v,
+                        t.elapsed().as_secs_f64()
+                    )
+                    .and_then(|_| out.flush())
+                    .map_err(|e| e.to_string())?;
+                }
+                v
+            }
+        };
+        if let Some(v) = value {
+            refs.entry(key(g)).or_default().value = Some(v);
+            note(g, format!("v={v}"));
+        }
+    }
+    if a.values_only {
+        let known = positions.iter().filter(|g| refs.get(&key(g)).is_some_and(|k| k.value.is_some())).count();
+        writeln!(out, "values known: {known} of {}", positions.len()).map_err(|e| e.to_string())?;
+        return Ok(());
+    }
     let mut o = OptionValues::from_specs(&Connect4::options());
     o.set("Hash", OptionValue::Int(a.hash as i64));
     o.set("Threads", OptionValue::Int(a.threads as i64));
-    let moves_of = |g: &Connect4| -> String {
-        // The position's move string is not kept: rebuild one from the
-        // board (column by column, bottom up, alternating is not always
-        // possible), so the cache is keyed by the board's bitboards.
-        format!("{:x}:{:x}", g.board.current(), g.board.mask())
-    };
-    // Exact score of column `c` of `g`.
-    let mut column_score = |g: &Connect4, c: u32, solver: &mut Solver| -> i32 {
-        if let Some(v) = refs.get(&key(g)).and_then(|m| m.get(&c)) {
-            return *v;
-        }
+    // Is column `c` of `g` (value `v`) optimal, and does it keep the
+    // win/draw/loss class? `None`: not proven within the budget.
+    let mut judge = |refs: &mut HashMap<(u64, u64), Known>,
+                     g: &Connect4,
+                     c: u32,
+                     v: i32,
+                     solver: &mut Solver|
+     -> Option<(bool, bool)> {
+        let k = refs.entry(key(g)).or_default();
+        let (mut lo, mut hi) = k.cols.get(&c).copied().unwrap_or((i32::MIN, i32::MAX));
         let mut child = *g;
         child.board.play(c);
-        let v = match super::analysis::final_score(&child).or_else(|| book::score(&child)) {
-            Some(v) => -v,
-            None => {
-                solver.set_budget(Default::default());
-                -solver.solve(Pos::from(&child.board), false).lo
-            }
-        };
-        refs.entry(key(g)).or_default().insert(c, v);
-        if let Some(f) = &mut cache {
-            let _ = writeln!(f, "{} {c}={v}", moves_of(g));
+        if let Some(s) = super::analysis::final_score(&child).or_else(|| book::score(&child)) {
+            (lo, hi) = (-s, -s);
         }
-        v
+        // Column score >= v (optimal)?  Child's score <= -v, i.e. not > -v.
+        if lo < v && hi >= v {
+            budget(solver);
+            match solver.test(Pos::from(&child.board), -v)? {
+                false => lo = v,
+                true => hi = v - 1,
+            }
+            k.bound(c, lo, hi);
+            note(g, if lo >= v { format!("{c}>={v}") } else { format!("{c}<={}", v - 1) });
+        }
+        if lo >= v {
+            return Some((true, true));
+        }
+        let class_kept = if v > 0 {
+            // Still a win? Column score >= 1: child's score <= -1.
+            if lo < 1 && hi >= 1 {
+                budget(solver);
+                match solver.test(Pos::from(&child.board), -1)? {
+                    false => lo = 1,
+                    true => hi = 0,
+                }
+                k.bound(c, lo, hi);
+                note(g, if lo >= 1 { format!("{c}>=1") } else { format!("{c}<=0") });
+            }
+            lo >= 1
+        } else {
+            // A draw: any worse move loses. A loss: any move still loses.
+            v < 0
+        };
+        Some((false, class_kept))
     };
     for &ms in &a.movetime {
-        let (mut optimal, mut total, mut lost_value) = (0, 0, 0);
+        let (mut optimal, mut class, mut total, mut unmeasured) = (0, 0, 0, 0);
+        let mut by_ply: std::collections::BTreeMap<u32, (u32, u32)> = Default::default();
         for g in &positions {
+            let Some(v) = refs.get(&key(g)).and_then(|k| k.value) else {
+                unmeasured += 1;
+                continue;
+            };
             let mut player = Perfect::new(&o);
             let mut prng = rand::rngs::StdRng::seed_from_u64(a.seed);
             let mut sink = |_r: crate::search::Report| {};
@@ -305,19 +434,20 @@ fn play_bench(
             let mut ctx = SearchCtx::new(limits, &o, &mut prng, StopFlag::new(), &mut sink);
             let c = player.choose(g, &mut ctx) as u32;
             drop(ctx);
-            let legal: Vec<u32> = (0..w).filter(|&c| g.board.can_play(c)).collect();
-            let best = legal.iter().map(|&x| column_score(g, x, solver)).max().expect("not over");
-            let got = column_score(g, c, solver);
+            let Some((opt, kept)) = judge(&mut refs, g, c, v, solver) else {
+                unmeasured += 1;
+                continue;
+            };
             total += 1;
-            if got == best {
-                optimal += 1;
-            } else if got.signum() < best.signum() {
-                lost_value += 1;
-            }
+            optimal += opt as usize;
+            class += kept as usize;
+            let e = by_ply.entry(g.board.moves()).or_default();
+            e.0 += opt as u32;
+            e.1 += 1;
             if a.verbose {
                 writeln!(
                     out,
-                    "{ms}ms ply {} played {} score {got} best {best} (so far {optimal}/{total} optimal)",
+                    "{ms}ms ply {} played {} optimal {opt} class_kept {kept} value {v} (so far {optimal}/{total})",
                     g.board.moves(),
                     c + 1
                 )
@@ -325,10 +455,13 @@ fn play_bench(
                 .map_err(|e| e.to_string())?;
             }
         }
+        let plies: Vec<String> = by_ply.iter().map(|(p, (o, t))| format!("{p}:{o}/{t}")).collect();
         writeln!(
             out,
-            "play movetime {ms}ms: positions {total} optimal {optimal} ({:.1}%) worse_result {lost_value}",
-            100.0 * optimal as f64 / total.max(1) as f64
+            "play movetime {ms}ms: positions {total} optimal {optimal} ({:.1}%) same_class {class} ({:.1}%) unmeasured {unmeasured} by_ply {}",
+            100.0 * optimal as f64 / total.max(1) as f64,
+            100.0 * class as f64 / total.max(1) as f64,
+            plies.join(" ")
         )
         .map_err(|e| e.to_string())?;
         out.flush().map_err(|e| e.to_string())?;
@@ -339,4 +472,24 @@ fn play_bench(
 /// The clap command [`run`] parses its arguments with.
 pub fn cli() -> clap::Command {
     <Args as clap::CommandFactory>::command()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ref_lines_parse_values_scores_and_bounds() {
+        let (k, facts) = parse_ref_line("c0010004600:c3810204780 v=3 0=-15 4>=3 5<=2").unwrap();
+        assert_eq!(k, (0xc0010004600, 0xc3810204780));
+        assert_eq!(
+            facts,
+            vec![(None, 3, 3), (Some(0), -15, -15), (Some(4), 3, i32::MAX), (Some(5), i32::MIN, 2)]
+        );
+        assert!(parse_ref_line("4453 0=1").is_none(), "a move string is not a key");
+        let mut k = Known::default();
+        k.bound(4, 3, i32::MAX);
+        k.bound(4, i32::MIN, 5);
+        assert_eq!(k.cols[&4], (3, 5));
+    }
 }

@@ -45,10 +45,10 @@ impl WindowEval {
     }
 }
 
-impl Evaluator<Connect4> for WindowEval {
-    fn evaluate(&self, pos: &Connect4) -> i32 {
-        let me = pos.board.current();
-        let opp = pos.board.opponent();
+impl WindowEval {
+    /// [`Evaluator::evaluate`] on bitboards: `me` the side to move's
+    /// stones, `opp` the opponent's.
+    pub fn score_bits(&self, me: u64, opp: u64) -> i32 {
         let mut v = 0;
         for &w in &self.windows {
             let (m, o) = (w & me, w & opp);
@@ -59,6 +59,12 @@ impl Evaluator<Connect4> for WindowEval {
             }
         }
         v + 3 * ((me & self.centre).count_ones() as i32 - (opp & self.centre).count_ones() as i32)
+    }
+}
+
+impl Evaluator<Connect4> for WindowEval {
+    fn evaluate(&self, pos: &Connect4) -> i32 {
+        self.score_bits(pos.board.current(), pos.board.opponent())
     }
 
     /// Centre columns first.
@@ -92,6 +98,10 @@ pub struct ThreatEval {
     geo: Geometry,
     /// Cells of odd rows counted from the bottom (1st, 3rd, ...).
     odd_rows: u64,
+    good: i32,
+    other: i32,
+    clear: i32,
+    zugzwang: i32,
 }
 
 /// Weight of a threat on its owner's parity, and on the other.
@@ -99,22 +109,40 @@ const GOOD_THREAT: i32 = 24;
 const OTHER_THREAT: i32 = 6;
 /// A good threat with no opposing threat below it in its column.
 const CLEAR_THREAT: i32 = 40;
+/// Only one side has clear good threats: the filling of the board in
+/// zugzwang tends to give it the game.
+const ZUGZWANG: i32 = 150;
 
 impl ThreatEval {
     pub fn new(b: &Board) -> Self {
         let geo = b.geometry();
         let odd_rows = (0..b.height()).step_by(2).fold(0u64, |m, r| m | geo.bottom << r);
-        ThreatEval { base: WindowEval::new(b), geo, odd_rows }
+        ThreatEval {
+            base: WindowEval::new(b),
+            geo,
+            odd_rows,
+            good: GOOD_THREAT,
+            other: OTHER_THREAT,
+            clear: CLEAR_THREAT,
+            zugzwang: ZUGZWANG,
+        }
     }
 
     /// The threat score of `stones` (the side `side`) against the
     /// opponent's threat cells `theirs`.
+    #[cfg(test)]
     fn threats(&self, side: usize, mine: u64, theirs: u64) -> i32 {
+        self.threats_clear(side, mine, theirs).0
+    }
+
+    /// [`ThreatEval::threats`] and the number of clear good threats.
+    fn threats_clear(&self, side: usize, mine: u64, theirs: u64) -> (i32, u32) {
         let good_rows = if side == 0 { self.odd_rows } else { self.geo.board & !self.odd_rows };
         let good = mine & good_rows;
         let mut v =
-            GOOD_THREAT * good.count_ones() as i32 + OTHER_THREAT * (mine & !good_rows).count_ones() as i32;
+            self.good * good.count_ones() as i32 + self.other * (mine & !good_rows).count_ones() as i32;
         // Clear: no opposing threat lower in the same column.
+        let mut clear = 0;
         let mut rest = good;
         while rest != 0 {
             let cell = rest & rest.wrapping_neg();
@@ -122,21 +150,37 @@ impl ThreatEval {
             let col = cell.trailing_zeros() / self.geo.h1;
             let below = self.geo.column_mask(col) & (cell - 1);
             if theirs & below == 0 {
-                v += CLEAR_THREAT;
+                v += self.clear;
+                clear += 1;
             }
         }
-        v
+        (v, clear)
+    }
+}
+
+impl ThreatEval {
+    /// [`Evaluator::evaluate`] on bitboards: `me` the stones of the side
+    /// to move, `mask` all stones, `side` 0 if the first player is to
+    /// move.
+    pub fn score_bits(&self, me: u64, mask: u64, side: usize) -> i32 {
+        let opp = me ^ mask;
+        let mine = self.geo.winning_cells(me, mask);
+        let theirs = self.geo.winning_cells(opp, mask);
+        let (a, ca) = self.threats_clear(side, mine, theirs);
+        let (b, cb) = self.threats_clear(1 - side, theirs, mine);
+        let zug = match (ca > 0, cb > 0) {
+            (true, false) => self.zugzwang,
+            (false, true) => -self.zugzwang,
+            _ => 0,
+        };
+        self.base.score_bits(me, opp) + a - b + zug
     }
 }
 
 impl Evaluator<Connect4> for ThreatEval {
     fn evaluate(&self, pos: &Connect4) -> i32 {
         let b = &pos.board;
-        let (me, opp, mask) = (b.current(), b.opponent(), b.mask());
-        let mine = self.geo.winning_cells(me, mask);
-        let theirs = self.geo.winning_cells(opp, mask);
-        let side = b.side_to_move();
-        self.base.evaluate(pos) + self.threats(side, mine, theirs) - self.threats(1 - side, theirs, mine)
+        self.score_bits(b.current(), b.mask(), b.side_to_move())
     }
 
     fn order_moves(&self, pos: &Connect4, moves: &mut [u8]) {

@@ -9,6 +9,7 @@ mod bench;
 mod board;
 pub mod book;
 mod eval;
+mod heuristic;
 mod perfect;
 mod players;
 mod solve_cmd;

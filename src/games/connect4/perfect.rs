@@ -24,24 +24,27 @@
 //! alpha-beta search with the `attack` evaluation (not a solve).
 //!
 //! Time: without a limit the solve always completes. With a limit (time,
-//! nodes, `stop`), the solver gets 85% of the time (measured: giving the
-//! heuristic 60% below 12 stones lost more games to `attack`); if it has
-//! not finished,
-//! the move is the one with the best proven lower bound (then the best
-//! upper bound); among columns still tied, the choice of a short heuristic
-//! alpha-beta search (the `attack` evaluation) in the time left, else the
-//! most central. The score is then reported as `lowerbound` (what that
-//! move is proven to reach) instead of `exact`.
+//! nodes, `stop`), the solver gets part of the time (25% below 12 stones,
+//! where it rarely finishes within a second, 50% from 12 on); if it has
+//! not finished, the columns no other column is proven better than go to
+//! the time-limited search of `heuristic.rs` (iterative-deepening
+//! alpha-beta with the threat-parity evaluation, its own table) for the
+//! rest of the time; a proven win (or draw) is kept unless that search
+//! proves better or hopes for more than a draw. It never plays into a loss
+//! at once. The score is then reported as `lowerbound` (what that move is
+//! proven to reach) instead of `exact`, the search's depth and value in
+//! the `info string`.
 
 use rand::Rng;
 use rand::seq::IndexedRandom;
 
 use super::Connect4;
 use super::board::Geometry;
-use super::eval::{ThreatEval, WindowEval};
+use super::eval::WindowEval;
+use super::heuristic::{Found, Heuristic, PROVEN, proven_score};
 use super::solver::{Budget, Pos, Range, RootInfo, Solver, centre_order};
 use crate::options::OptionValues;
-use crate::search::{Limits, Player, Report, Score, SearchCtx, negamax};
+use crate::search::{Player, Score, SearchCtx, negamax};
 
 /// The highest `Skill`: perfect play.
 pub const MAX_SKILL: i64 = 20;
@@ -89,11 +92,14 @@ pub fn make_solver(geo: Geometry, mb: usize) -> Result<(Solver, Option<String>),
 pub struct Perfect {
     /// Board geometry, `Hash` asked for, the solver.
     solver: Option<(Geometry, usize, Solver)>,
+    /// The time-limited search (its own small table), made when first
+    /// needed.
+    heuristic: Option<Heuristic>,
 }
 
 impl Perfect {
     pub fn new(_o: &OptionValues) -> Self {
-        Perfect { solver: None }
+        Perfect { solver: None, heuristic: None }
     }
 
     /// The solver for `g`'s board with a table of `mb` MB, made now if the
@@ -203,11 +209,11 @@ impl Player<Connect4> for Perfect {
         let nthreads = threads(ctx.options);
         let Some(solver) = self.solver(pos, hash_mb(ctx.options), ctx) else {
             let cands: Vec<u32> = legal.clone();
-            return heuristic_choice(pos, ctx, &cands) as u8;
+            return self.heuristic_choice(pos, ctx, &cands).0 as u8;
         };
         solver.threads = nthreads;
         let nodes0 = solver.nodes;
-        solver.set_budget(budget_of(ctx, nodes0, if limited { 0.85 } else { 1.0 }));
+        solver.set_budget(budget_of(ctx, nodes0, if limited { solver_share(b.moves()) } else { 1.0 }));
         let p = Pos::from(&b);
         let info = if skill < MAX_SKILL {
             let columns = solver.columns(p, false);
@@ -222,17 +228,20 @@ impl Player<Connect4> for Perfect {
         let aborted = solver.aborted();
         let proven = info.value.done(weak);
         ctx.nodes += solver.nodes - nodes0;
+        let mut searched = None;
         let chosen = if skill < MAX_SKILL {
             skill_pick(&info.columns, skill, ctx.rng).expect("game not over")
-        } else {
+        } else if proven {
             let cands = info.best_columns(weak);
-            if cands.len() > 1 && variety && proven {
+            if cands.len() > 1 && variety {
                 *cands.choose(ctx.rng).expect("not empty")
-            } else if cands.len() > 1 && !proven {
-                heuristic_choice(pos, ctx, &cands)
             } else {
                 centre_order(width).into_iter().find(|c| cands.contains(c)).unwrap_or(legal[0])
             }
+        } else {
+            let (c, found) = self.unsolved_choice(pos, ctx, &info);
+            searched = found;
+            c
         };
         let score = report_score(info.value, weak);
         // The text and the score line report the same thing: what the
@@ -240,7 +249,11 @@ impl Player<Connect4> for Perfect {
         // worse than the position's value, which the text adds).
         let chosen_score = info.columns[chosen as usize].map_or(score, |r| report_score(r, weak));
         if aborted && !proven {
-            ctx.report_text(format!("perfect: not solved within the limits, proven {chosen_score}"));
+            let search = searched.map_or(String::new(), |f| match proven_score(f.value) {
+                Some(v) => format!("; search depth {} proves {v}", f.depth),
+                None => format!("; search depth {} evaluation {}", f.depth, f.value),
+            });
+            ctx.report_text(format!("perfect: not solved within the limits, proven {chosen_score}{search}"));
         } else if skill < MAX_SKILL && chosen_score != score {
             ctx.report_text(format!(
                 "perfect: Skill {skill} plays column {} ({chosen_score}; best {score})",
@@ -255,24 +268,70 @@ impl Player<Connect4> for Perfect {
         if let Some((_, _, s)) = &mut self.solver {
             s.clear();
         }
+        if let Some(h) = &mut self.heuristic {
+            h.clear();
+        }
     }
 }
 
-/// Among `cands` (tied after an unfinished solve): the move of a short
-/// heuristic search in the time left (the threat-parity evaluation,
-/// [`ThreatEval`]) if it is one of them, else the most central.
-fn heuristic_choice(pos: &Connect4, ctx: &mut SearchCtx, cands: &[u32]) -> u32 {
-    let centre = centre_order(pos.board.width()).into_iter().find(|c| cands.contains(c));
-    let limits = Limits { depth: Some(12), movetime: ctx.remaining(), ..Limits::default() };
-    let stop = ctx.stop_flag().clone();
-    let mut sink = |_r: Report| {};
-    let mut sub = SearchCtx::new(limits, ctx.options, &mut *ctx.rng, stop, &mut sink);
-    let eval = ThreatEval::new(&pos.board);
-    let found = negamax::search(pos, &eval, &mut sub, 12);
-    ctx.nodes += sub.nodes;
-    match found {
-        Some(f) if cands.contains(&(f.best as u32)) => f.best as u32,
-        _ => centre.unwrap_or(cands[0]),
+/// The solver's share of a limited move's time with `stones` on the
+/// board: early positions are rarely solved in a fraction of a second, so
+/// most of their time goes to the heuristic search.
+fn solver_share(stones: u32) -> f64 {
+    if stones >= 12 { 0.5 } else { 0.25 }
+}
+
+impl Perfect {
+    /// The move after an unfinished solve whose proven bounds are `info`:
+    /// the heuristic search's choice among the columns no other column is
+    /// proven better than; a proven win (or draw) is kept unless the
+    /// search finds better.
+    fn unsolved_choice(
+        &mut self,
+        pos: &Connect4,
+        ctx: &mut SearchCtx,
+        info: &RootInfo,
+    ) -> (u32, Option<Found>) {
+        let best_lo = info.columns.iter().flatten().map(|r| r.lo).max().unwrap_or(0);
+        let cands: Vec<u32> = (0..info.columns.len() as u32)
+            .filter(|&c| info.columns[c as usize].is_some_and(|r| r.hi >= best_lo))
+            .collect();
+        let (c, found) = self.heuristic_choice(pos, ctx, &cands);
+        let r = info.columns[c as usize].expect("playable");
+        // A proven win or draw beats a hope the search did not prove.
+        let hoped = found.map_or(0, |f| f.value);
+        if r.lo < best_lo && best_lo >= 0 && (best_lo > 0 || hoped <= 0) && hoped <= PROVEN {
+            let proven: Vec<u32> = info.best_columns(false);
+            if let Some(p) = centre_order(pos.board.width()).into_iter().find(|x| proven.contains(x)) {
+                return (p, found);
+            }
+        }
+        (c, found)
+    }
+
+    /// The heuristic search's move among `cands` in the time left (the
+    /// most central one if it has no time at all).
+    fn heuristic_choice(
+        &mut self,
+        pos: &Connect4,
+        ctx: &mut SearchCtx,
+        cands: &[u32],
+    ) -> (u32, Option<Found>) {
+        let centre = centre_order(pos.board.width()).into_iter().find(|c| cands.contains(c));
+        if !matches!(&self.heuristic, Some(h) if h.geometry() == pos.board.geometry()) {
+            self.heuristic = Heuristic::new(&pos.board).ok();
+        }
+        let Some(h) = self.heuristic.as_mut() else {
+            return (centre.unwrap_or(cands[0]), None);
+        };
+        let deadline = ctx.remaining().map(|r| std::time::Instant::now() + r.mul_f64(0.9));
+        let max_depth = ctx.limits.depth.unwrap_or(u32::MAX);
+        let nodes0 = h.nodes;
+        let nodes = ctx.limits.nodes.map(|n| n.saturating_sub(ctx.nodes));
+        let found =
+            h.search(Pos::from(&pos.board), cands, deadline, nodes, Some(ctx.stop_flag().clone()), max_depth);
+        ctx.nodes += h.nodes - nodes0;
+        (found.map_or(centre.unwrap_or(cands[0]), |f| f.best), found)
     }
 }
 
@@ -281,7 +340,7 @@ mod tests {
     use super::*;
     use crate::game::{Game, Outcome};
     use crate::options::OptionValue;
-    use crate::search::StopFlag;
+    use crate::search::{Limits, Report, StopFlag};
     use rand::SeedableRng;
     use rand::rngs::StdRng;
     use std::time::Duration;

@@ -322,6 +322,21 @@ impl Solver {
         )
     }
 
+    /// One null-window test: `Some(true)` if `p`'s score is above `t`,
+    /// `Some(false)` if it is at most `t`, `None` if the budget ran out.
+    pub fn test(&mut self, p: Pos, t: i32) -> Option<bool> {
+        if self.can_win_next(p) {
+            return Some((self.cells() + 1 - p.moves as i32) / 2 > t);
+        }
+        let v = self.parallel(
+            |s| s.negamax(p, t, t + 1),
+            |h, _| {
+                h.negamax(p, t, t + 1);
+            },
+        );
+        if self.aborted { None } else { Some(v > t) }
+    }
+
     /// Narrows `r` (bounds of `p`'s score; `p`'s side to move cannot win at
     /// once) by null-window searches until exact (or the sign is known
     /// with `weak`), or until the budget runs out.
