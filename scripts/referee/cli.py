@@ -21,7 +21,7 @@ from .gamestring import is_mastermind
 from .match import Match, Plan, Settings, pairings_for
 from .openings import draw_secrets, make_openings, parse_openings_arg
 from .rating import SPRT_MODELS, fit_ratings
-from .seats import EngineSeat, SeatSpec
+from .seats import SeatSpec, check_engine_seats
 from .store import DEFAULT_DB_WAIT, TournamentLock, open_db, precheck, with_retry
 
 DEFAULT_GAMES = 100
@@ -318,14 +318,8 @@ def _cmd_match(args, out, cluster):
         settings = settings_from(args, config)
         if args.cluster:
             _connect(args, out, cluster).check_seats(Plan(config), settings)
-        for data in ([] if args.cluster else config["seats"]):
-            if data["kind"] == "engine":
-                seat = EngineSeat(SeatSpec.from_json(data), settings)
-                try:
-                    seat.ensure_ready(False)
-                finally:
-                    if seat.proc is not None:
-                        seat.proc.kill()
+        else:
+            check_engine_seats(config["seats"], settings)
         conn = open_db(args.db, args.db_wait)
 
         def insert():

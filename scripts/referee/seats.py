@@ -312,6 +312,21 @@ class EngineSeat:
                 self.proc.close()
 
 
+def check_engine_seats(seat_data, settings):
+    """Starts every engine seat of `seat_data` (SeatSpec JSON) once, sets its
+    options and stops it again, as the referee does before recording a new
+    match; RefereeError if one fails."""
+    for data in seat_data:
+        if data["kind"] != "engine":
+            continue
+        seat = EngineSeat(SeatSpec.from_json(data), settings)
+        try:
+            seat.ensure_ready(False)
+        finally:
+            if seat.proc is not None:
+                seat.proc.kill()
+
+
 class PersonSeat:
     """A person: `human` on this terminal or `remote` over a TCP connection.
     The board (from the arbiter's `show`) and a prompt are written; a move is

@@ -16,7 +16,7 @@ import threading
 
 from . import process
 from .match import Player
-from .seats import EngineSeat, SeatSpec
+from .seats import SeatSpec, check_engine_seats
 
 _lock = threading.Lock()
 # thread -> [token, Player, busy, retired]. Keyed by the Thread object, not
@@ -91,14 +91,5 @@ def check_seats(plan, settings):
     """Starts every engine seat on this worker and sets its options, as the
     referee does before recording a new match; RefereeError if one fails."""
     process.DIE_WITH_PARENT = True
-    settings = _settings_here(settings)
-    for data in plan.seats:
-        if data["kind"] != "engine":
-            continue
-        seat = EngineSeat(SeatSpec.from_json(data), settings)
-        try:
-            seat.ensure_ready(False)
-        finally:
-            if seat.proc is not None:
-                seat.proc.kill()
+    check_engine_seats(plan.seats, _settings_here(settings))
     return os.uname().nodename
