@@ -104,8 +104,11 @@ class MeepleClient(Client):
         if err:
             raise RefereeError("engine %s cannot play %s: %s" % (self.label, game_type, err))
 
+    def option_line(self, name, value):
+        return "setoption name %s value %s" % (name, value)
+
     def set_option(self, name, value):
-        line = "setoption name %s value %s" % (name, value)
+        line = self.option_line(name, value)
         err = first_error(self.command(line))
         if err:
             raise SeatFailure("error", "%s refused %r: %s" % (self.label, line, err))
@@ -123,11 +126,8 @@ class MeepleClient(Client):
 class UhpClient(MeepleClient):
     stop_line = None
 
-    def set_option(self, name, value):
-        line = "options set %s %s" % (name, value)
-        err = first_error(self.command(line))
-        if err:
-            raise SeatFailure("error", "%s refused %r: %s" % (self.label, line, err))
+    def option_line(self, name, value):
+        return "options set %s %s" % (name, value)
 
     def _uhp_seconds(self, allowed):
         return max(1, int(math.ceil(allowed - 1e-9)))  # hh:mm:ss has whole seconds
