@@ -570,6 +570,10 @@ pub fn search<G: Game, H: Heuristics<G>>(
         let mut prev: Option<i32> = None;
         for depth in 1..=max_depth {
             let d = depth as i32;
+            // Room for the next iteration: a few times the nodes so far
+            // (each iteration costs several times all before it; only
+            // interior nodes store an entry).
+            tt.reserve(4 * (s.nodes + shared.helper_nodes.load(Relaxed)));
             let mut delta = 40;
             let (mut lo, mut hi) = match prev {
                 Some(p) if depth >= 4 && p.abs() < WIN_THRESHOLD => (p - delta, p + delta),
