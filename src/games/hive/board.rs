@@ -20,6 +20,8 @@ pub struct Board {
     pub adj: [[u8; CELLS]; 2],
     /// The pieces of the game.
     pub pieces: PieceTable,
+    /// Bit `p` set if piece `p` is on the board on top of its stack.
+    pub tops: u32,
 }
 
 impl Board {
@@ -32,6 +34,7 @@ impl Board {
             cell: [NOWHERE; PIECES],
             adj: [[0; CELLS]; 2],
             pieces,
+            tops: 0,
         }
     }
 
@@ -88,8 +91,13 @@ impl Board {
     /// Puts `p` on top of the stack at `c`.
     #[inline(always)]
     pub fn push(&mut self, p: Piece, c: Cell) {
-        self.retop(c, self.top[c as usize], p);
-        self.under[p as usize] = self.top[c as usize];
+        let old = self.top[c as usize];
+        self.retop(c, old, p);
+        if old != NO_PIECE {
+            self.tops &= !(1 << old);
+        }
+        self.tops |= 1 << p;
+        self.under[p as usize] = old;
         self.top[c as usize] = p;
         self.height[c as usize] += 1;
         self.cell[p as usize] = c;
@@ -99,8 +107,13 @@ impl Board {
     #[inline(always)]
     pub fn pop(&mut self, c: Cell) -> Piece {
         let p = self.top[c as usize];
-        self.retop(c, p, self.under[p as usize]);
-        self.top[c as usize] = self.under[p as usize];
+        let below = self.under[p as usize];
+        self.retop(c, p, below);
+        self.tops &= !(1 << p);
+        if below != NO_PIECE {
+            self.tops |= 1 << below;
+        }
+        self.top[c as usize] = below;
         self.under[p as usize] = NO_PIECE;
         self.height[c as usize] -= 1;
         self.cell[p as usize] = NOWHERE;

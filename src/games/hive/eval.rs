@@ -15,7 +15,7 @@ use super::Hive;
 use super::hex::{Cell, NOWHERE, nb};
 use super::movegen::SLIDE_DIRS;
 use super::mv::Move;
-use super::piece::{Bug, NO_PIECE, PER_SIDE, PIECES, Piece, colour};
+use super::piece::{Bug, NO_PIECE, PER_SIDE, Piece, colour};
 use crate::search::pvs::Heuristics;
 
 /// The weights of the evaluation, in one place.
@@ -83,14 +83,18 @@ pub fn evaluate_white(g: &Hive) -> i32 {
     // Movable flags and far-travellers per colour.
     let mut movable = 0u32;
     let mut far = [0i32; 2];
-    for p in 0..PIECES as Piece {
+    for p in b.pieces.all() {
+        if b.cell[p as usize] == NOWHERE {
+            score[colour(p)] += W.hand[g.bug(p) as usize];
+        }
+    }
+    let mut tops = b.tops;
+    while tops != 0 {
+        let p = tops.trailing_zeros() as Piece;
+        tops &= tops - 1;
         let s = colour(p);
         let c = b.cell[p as usize];
-        if c == NOWHERE {
-            score[s] += W.hand[g.bug(p) as usize];
-            continue;
-        }
-        if b.top_at(c) != p || !queen_down[s] {
+        if !queen_down[s] {
             continue;
         }
         let h = b.h(c);

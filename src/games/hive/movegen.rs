@@ -175,11 +175,11 @@ impl Hive {
         let b = &self.board;
         let mut adj = [0u64; 64];
         let mut start = NO_PIECE;
-        for p in 0..PIECES as Piece {
+        let mut tops = b.tops;
+        while tops != 0 {
+            let p = tops.trailing_zeros() as Piece;
+            tops &= tops - 1;
             let c = b.cell[p as usize];
-            if c == NOWHERE || b.top_at(c) != p {
-                continue;
-            }
             start = p;
             let mut m = 0u64;
             for d in 0..6 {

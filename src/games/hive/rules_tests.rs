@@ -392,6 +392,9 @@ fn random_games_keep_the_hive_whole_and_undo_exactly() {
             if g.outcome().is_some() {
                 break;
             }
+            // The mask of pieces on top of their stacks, by its definition.
+            let tops = (0..32u8).filter(|&p| g.board.is_top(p)).fold(0u32, |m, p| m | 1 << p);
+            assert_eq!(g.board.tops, tops);
             // Pinned pieces by brute force equal the articulation points.
             let mask = g.articulation_mask();
             for c in g.board.occupied_cells() {
@@ -425,7 +428,16 @@ fn random_games_keep_the_hive_whole_and_undo_exactly() {
             }
             let moves = g.moves();
             let snapshot = |g: &Hive| {
-                (g.hash(), g.board.height, g.board.top, g.board.under, g.board.cell, g.board.adj, g.stunned())
+                (
+                    g.hash(),
+                    g.board.height,
+                    g.board.top,
+                    g.board.under,
+                    g.board.cell,
+                    g.board.adj,
+                    g.board.tops,
+                    g.stunned(),
+                )
             };
             let before = snapshot(&g);
             for &m in &moves {
