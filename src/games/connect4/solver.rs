@@ -158,6 +158,49 @@ pub struct Solver {
     pub threads: usize,
     /// Non-zero in helper threads: seeds the perturbation of move order.
     perturb: u64,
+    /// While several threads search: the positions some thread is
+    /// searching now (ABDADA), so the others take a sibling first.
+    busy: Option<Arc<Busy>>,
+    /// Set when the null-window test this thread runs in a parallel
+    /// [`Solver::solve`] is no longer needed.
+    moot: Option<StopFlag>,
+}
+
+/// Plies below which a parallel search defers children another thread is
+/// searching (deeper subtrees are too small to be worth the check).
+const DEFER_PLIES: u32 = 24;
+
+/// Keys of positions being searched, one slot per hash (a collision only
+/// makes a thread defer a child it need not, or not defer one).
+struct Busy(Box<[std::sync::atomic::AtomicU64]>);
+
+impl Busy {
+    const SLOTS: usize = 1 << 14;
+
+    fn new() -> Busy {
+        Busy((0..Self::SLOTS).map(|_| std::sync::atomic::AtomicU64::new(0)).collect())
+    }
+
+    fn slot(&self, key: u64) -> &std::sync::atomic::AtomicU64 {
+        &self.0[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 50) as usize & (Self::SLOTS - 1)]
+    }
+
+    fn is_busy(&self, key: u64) -> bool {
+        self.slot(key).load(std::sync::atomic::Ordering::Relaxed) == key
+    }
+
+    fn enter(&self, key: u64) {
+        self.slot(key).store(key, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn leave(&self, key: u64) {
+        let _ = self.slot(key).compare_exchange(
+            key,
+            0,
+            std::sync::atomic::Ordering::Relaxed,
+            std::sync::atomic::Ordering::Relaxed,
+        );
+    }
 }
 
 impl Solver {
@@ -184,6 +227,8 @@ impl Solver {
             prefetch: true,
             threads: 1,
             perturb: 0,
+            busy: None,
+            moot: None,
         })
     }
 
@@ -203,6 +248,8 @@ impl Solver {
             prefetch: self.prefetch,
             threads: 1,
             perturb: (id as u64).wrapping_mul(0xD1B5_4A32_D192_ED03) | 1,
+            busy: self.busy.clone(),
+            moot: None,
         }
     }
 
@@ -219,6 +266,7 @@ impl Solver {
             return main(self);
         }
         let done = StopFlag::new();
+        self.busy = Some(Arc::new(Busy::new()));
         let mut helpers: Vec<Solver> = (1..self.threads).map(|id| self.helper(id, &done)).collect();
         let help = &help;
         let r = std::thread::scope(|s| {
@@ -240,6 +288,7 @@ impl Solver {
             }
             r
         });
+        self.busy = None;
         self.nodes += helpers.iter().map(|h| h.nodes).sum::<u64>();
         r
     }
@@ -285,6 +334,7 @@ impl Solver {
             || b.done.as_ref().is_some_and(|s| s.is_stopped())
             || b.nodes.is_some_and(|n| self.nodes >= n)
             || b.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.moot.as_ref().is_some_and(|s| s.is_stopped())
         {
             self.aborted = true;
         }
@@ -314,12 +364,90 @@ impl Solver {
             return Range::exact((self.cells() + 1 - n) / 2);
         }
         let start = Range { lo: -(self.cells() - n) / 2, hi: (self.cells() - 1 - n) / 2 };
+        if self.threads <= 1 {
+            return self.refine(p, start, weak);
+        }
+        // The threads test different thresholds over one shared range,
+        // nearest 0 first (the values of most positions, and the costly
+        // tests); a test the range no longer needs is stopped.
+        let probes = Probes::new(start, self.threads);
         self.parallel(
-            |s| s.refine(p, start, weak),
-            |h, _| {
-                h.refine(p, start, weak);
+            |s| s.refine_shared(p, &probes, weak, 0),
+            |h, id| {
+                h.refine_shared(p, &probes, weak, id);
             },
         )
+    }
+
+    /// One thread's part of a parallel [`Solver::solve`]: tests a
+    /// threshold near 0 (0, 1, -1, 2, ...) that the range needs, and
+    /// narrows the shared range, until the range is done or the budget
+    /// runs out.
+    fn refine_shared(&mut self, p: Pos, probes: &Probes, weak: bool, id: usize) -> Range {
+        loop {
+            let (t, flag) = {
+                let mut g = probes.state.lock().unwrap_or_else(|e| e.into_inner());
+                if g.range.done(weak) || self.aborted {
+                    return g.range;
+                }
+                let r = g.range;
+                let taken: Vec<i32> = g.testing.iter().flatten().map(|(t, _)| *t).collect();
+                // The needed tests nearest 0: as many as there are threads
+                // may run at once; past them a thread joins a test in
+                // progress (the table is shared, so two threads on one
+                // test still divide its work).
+                let near: Vec<i32> = (0..=r.hi.max(-r.lo))
+                    .flat_map(|k| [k, -k])
+                    .skip(1)
+                    .filter(|x| needed(r, weak, *x))
+                    .take(g.testing.len())
+                    .collect();
+                // A test whose answer either way may finish the range
+                // (its threshold next to a bound) is helped first.
+                let last = taken.iter().find(|&&x| x + 1 == r.hi || x == r.lo);
+                let t = last
+                    .or_else(|| near.iter().find(|x| !taken.contains(x)))
+                    .or_else(|| near.iter().find(|x| taken.contains(x)))
+                    .copied()
+                    .unwrap_or_else(|| threshold(r, weak));
+                let flag = StopFlag::new();
+                g.testing[id] = Some((t, flag.clone()));
+                (t, flag)
+            };
+            // Threads on one test divide it by deferring busy children
+            // (ABDADA); a perturbed order there measured slower.
+            let perturb = std::mem::take(&mut self.perturb);
+            self.moot = Some(flag.clone());
+            let t0 = Instant::now();
+            let v = self.negamax(p, t, t + 1);
+            log::debug!("solve thread {id}: test > {t}: {v} in {:.1} s", t0.elapsed().as_secs_f64());
+            self.moot = None;
+            self.perturb = perturb;
+            let mut g = probes.state.lock().unwrap_or_else(|e| e.into_inner());
+            g.testing[id] = None;
+            if self.aborted {
+                if flag.is_stopped() {
+                    // Moot, unless the budget ran out too.
+                    self.aborted = false;
+                    self.check_budget();
+                    if !self.aborted {
+                        continue;
+                    }
+                }
+                return g.range;
+            }
+            if v > t {
+                g.range.lo = g.range.lo.max(v);
+            } else {
+                g.range.hi = g.range.hi.min(v);
+            }
+            let r = g.range;
+            for (t, f) in g.testing.iter().flatten() {
+                if !needed(r, weak, *t) {
+                    f.stop();
+                }
+            }
+        }
     }
 
     /// One null-window test: `Some(true)` if `p`'s score is above `t`,
@@ -343,7 +471,9 @@ impl Solver {
     fn refine(&mut self, p: Pos, mut r: Range, weak: bool) -> Range {
         while !r.done(weak) && !self.aborted {
             let t = threshold(r, weak);
+            let t0 = Instant::now();
             let v = self.negamax(p, t, t + 1);
+            log::debug!("solve: test > {t}: {v} in {:.1} s", t0.elapsed().as_secs_f64());
             if self.aborted {
                 break;
             }
@@ -635,7 +765,40 @@ impl Solver {
         {
             list.swap(0, 1);
         }
-        for &(m, _, c) in &list[..len] {
+        // With several threads, near the root: a child another thread is
+        // searching waits for a second pass (after the first child, which
+        // is always searched at once).
+        let busy = if p.moves < DEFER_PLIES { self.busy.clone() } else { None };
+        let mut deferred = 0usize;
+        for (i, &(m, _, c)) in list[..len].iter().enumerate() {
+            let child = Pos { current: p.current ^ p.mask, mask: p.mask | m, moves: p.moves + 1 };
+            let ck = child.current + child.mask;
+            if let Some(b) = &busy {
+                if i > 0 && b.is_busy(ck) {
+                    deferred |= 1 << i;
+                    continue;
+                }
+                b.enter(ck);
+            }
+            let v = -self.search::<STD>(child, -beta, -alpha);
+            if let Some(b) = &busy {
+                b.leave(ck);
+            }
+            if self.aborted {
+                return 0;
+            }
+            if v >= beta {
+                self.tt.put(key, Bound::Lower(v), Some(orient(c)), self.nodes - nodes0);
+                return v;
+            }
+            if v > alpha {
+                alpha = v;
+            }
+        }
+        for (i, &(m, _, c)) in list[..len].iter().enumerate() {
+            if deferred >> i & 1 == 0 {
+                continue;
+            }
             let child = Pos { current: p.current ^ p.mask, mask: p.mask | m, moves: p.moves + 1 };
             let v = -self.search::<STD>(child, -beta, -alpha);
             if self.aborted {
@@ -652,6 +815,29 @@ impl Solver {
         self.tt.put(key, Bound::Upper(alpha), None, self.nodes - nodes0);
         alpha
     }
+}
+
+/// The shared state of a parallel [`Solver::solve`]: the range proven so
+/// far, and the test each thread runs (with its stop flag).
+struct Probes {
+    state: std::sync::Mutex<ProbeState>,
+}
+
+struct ProbeState {
+    range: Range,
+    testing: Vec<Option<(i32, StopFlag)>>,
+}
+
+impl Probes {
+    fn new(range: Range, threads: usize) -> Probes {
+        Probes { state: std::sync::Mutex::new(ProbeState { range, testing: vec![None; threads] }) }
+    }
+}
+
+/// True if the test "score > t" can narrow `r` (with `weak`, only the
+/// tests that decide win, draw or loss).
+fn needed(r: Range, weak: bool, t: i32) -> bool {
+    r.lo <= t && t < r.hi && (!weak || t == 0 || t == -1)
 }
 
 /// The next null-window test "score > t?" while the score lies in `r`:

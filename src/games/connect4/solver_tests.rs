@@ -12,7 +12,13 @@ use super::solver::{Pos, Range, Solver};
 
 /// Checks every `<moves> <score>` line of a sample.
 fn check_sample(text: &str, weak: bool) {
+    check_sample_threads(text, weak, 1);
+}
+
+/// [`check_sample`] with the solver on `threads` threads.
+fn check_sample_threads(text: &str, weak: bool, threads: usize) {
     let mut solver = Solver::new(7, 6, 16).unwrap();
+    solver.threads = threads;
     let mut n = 0;
     for line in text.lines() {
         let mut it = line.split_whitespace();
@@ -63,6 +69,44 @@ fn begin_easy_sample() {
 #[test]
 fn begin_medium_sample() {
     check_sample(sample!("begin_medium.txt"), false);
+}
+
+#[test]
+fn parallel_solves_give_the_same_scores() {
+    // Two and three threads testing thresholds side by side, joining and
+    // stopping each other's tests: the same exact scores and signs.
+    for threads in [2, 3] {
+        check_sample_threads(sample!("middle_medium.txt"), false, threads);
+        check_sample_threads(sample!("begin_easy.txt"), false, threads);
+        check_sample_threads(sample!("begin_easy.txt"), true, threads);
+    }
+    let mut rng = StdRng::seed_from_u64(21);
+    let mut brute = Brute { memo: HashMap::new() };
+    let mut solver = Solver::new(5, 4, 4).unwrap();
+    solver.threads = 2;
+    for stones in [0, 2, 5, 8] {
+        for _ in 0..4 {
+            let g = random_position(5, 4, stones, &mut rng);
+            let exact = brute.score(&mut g.clone());
+            solver.clear();
+            assert_eq!(solver.solve(Pos::from(&g.board), false), Range::exact(exact), "{:?}", g.board);
+            assert!(!solver.aborted());
+        }
+    }
+}
+
+#[test]
+fn a_parallel_solve_out_of_budget_keeps_what_it_proved() {
+    let mut g = Connect4::standard();
+    g.play_sequence("4").unwrap();
+    let mut solver = Solver::new(7, 6, 16).unwrap();
+    solver.threads = 2;
+    solver.set_budget(super::solver::Budget { nodes: Some(20_000), ..Default::default() });
+    let r = solver.solve(Pos::from(&g.board), false);
+    assert!(solver.aborted());
+    assert!(!r.is_exact());
+    // Bounds, not guesses: the value after a centre stone is -1.
+    assert!(r.lo <= -1 && -1 <= r.hi, "{r:?}");
 }
 
 #[test]
