@@ -47,7 +47,7 @@ pub const W: Weights = Weights {
     pressure: [0, 6, 14, 24, 38, 56, 80, 110, 150, 200, 260, 330, 420],
     threat: 10,
     beetle_on_queen: 70,
-    beetle_near_queen: 14,
+    beetle_near_queen: 24,
     pillbug_guard: 40,
     queen_free: 10,
 };
