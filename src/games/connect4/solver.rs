@@ -770,46 +770,38 @@ impl Solver {
         // is always searched at once).
         let busy = if p.moves < DEFER_PLIES { self.busy.clone() } else { None };
         let mut deferred = 0usize;
-        for (i, &(m, _, c)) in list[..len].iter().enumerate() {
-            let child = Pos { current: p.current ^ p.mask, mask: p.mask | m, moves: p.moves + 1 };
-            let ck = child.current + child.mask;
-            if let Some(b) = &busy {
-                if i > 0 && b.is_busy(ck) {
-                    deferred |= 1 << i;
+        for pass in 0..2 {
+            for (i, &(m, _, c)) in list[..len].iter().enumerate() {
+                if pass == 1 && deferred >> i & 1 == 0 {
                     continue;
                 }
-                b.enter(ck);
+                let child = Pos { current: p.current ^ p.mask, mask: p.mask | m, moves: p.moves + 1 };
+                let ck = child.current + child.mask;
+                let mark = if pass == 0 { busy.as_deref() } else { None };
+                if let Some(b) = mark {
+                    if i > 0 && b.is_busy(ck) {
+                        deferred |= 1 << i;
+                        continue;
+                    }
+                    b.enter(ck);
+                }
+                let v = -self.search::<STD>(child, -beta, -alpha);
+                if let Some(b) = mark {
+                    b.leave(ck);
+                }
+                if self.aborted {
+                    return 0;
+                }
+                if v >= beta {
+                    self.tt.put(key, Bound::Lower(v), Some(orient(c)), self.nodes - nodes0);
+                    return v;
+                }
+                if v > alpha {
+                    alpha = v;
+                }
             }
-            let v = -self.search::<STD>(child, -beta, -alpha);
-            if let Some(b) = &busy {
-                b.leave(ck);
-            }
-            if self.aborted {
-                return 0;
-            }
-            if v >= beta {
-                self.tt.put(key, Bound::Lower(v), Some(orient(c)), self.nodes - nodes0);
-                return v;
-            }
-            if v > alpha {
-                alpha = v;
-            }
-        }
-        for (i, &(m, _, c)) in list[..len].iter().enumerate() {
-            if deferred >> i & 1 == 0 {
-                continue;
-            }
-            let child = Pos { current: p.current ^ p.mask, mask: p.mask | m, moves: p.moves + 1 };
-            let v = -self.search::<STD>(child, -beta, -alpha);
-            if self.aborted {
-                return 0;
-            }
-            if v >= beta {
-                self.tt.put(key, Bound::Lower(v), Some(orient(c)), self.nodes - nodes0);
-                return v;
-            }
-            if v > alpha {
-                alpha = v;
+            if deferred == 0 {
+                break;
             }
         }
         self.tt.put(key, Bound::Upper(alpha), None, self.nodes - nodes0);
