@@ -42,6 +42,12 @@ if not MEEPLE:
     sys.exit("test_cluster.py needs MEEPLE_BIN (a built meeple)")
 
 
+def default_sigint():
+    """In the referee child: Ctrl-C acts as in a terminal even when these
+    tests run in the background (where SIGINT is inherited as ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def seats(st="0.02"):
     m = shlex.quote(MEEPLE)
     return ["--engine", "name=attack", "cmd=" + m, "option.Strategy=attack", "st=" + st,
@@ -161,22 +167,17 @@ class Match(Tmp):
         p = subprocess.Popen([PY, REFEREE, "--db", db, "--arbiter", shlex.quote(MEEPLE)]
                              + seats("0.05") + ["--games", "40", "--cluster", "local:2"],
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                             cwd=self.dir.name)
+                             cwd=self.dir.name, preexec_fn=default_sigint)
         self.procs.append(p)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and p.poll() is None:
-            if os.path.exists(db):
-                conn = sqlite3.connect(db)
-                try:
-                    n = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-                except sqlite3.OperationalError:
-                    n = 0
-                conn.close()
-                if n >= 6:
-                    break
-            time.sleep(0.1)
+        # The Ctrl-C goes after the sixth game's line (the referee flushes
+        # each one); polling the database missed it on a loaded machine.
+        head = []
+        for line in p.stdout:
+            head.append(line)
+            if sum("Finished game" in x for x in head) >= 6:
+                break
         p.send_signal(signal.SIGINT)
-        out = p.communicate(timeout=60)[0]
+        out = "".join(head) + p.communicate(timeout=60)[0]
         self.assertEqual(p.returncode, 130, out)
         self.assertIn("continue with --resume", out)
         stored = len(self.rows(db))

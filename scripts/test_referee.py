@@ -30,6 +30,12 @@ REFEREE = os.path.join(HERE, "referee.py")
 FAKE = "%s %s" % (shlex.quote(sys.executable), shlex.quote(os.path.join(HERE, "fake_engine.py")))
 
 
+def default_sigint():
+    """In the referee child: Ctrl-C acts as in a terminal even when these
+    tests run in the background (where SIGINT is inherited as ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def fake(*args):
     return FAKE + "".join(" " + a for a in args)
 
@@ -713,7 +719,8 @@ class ClearErrors(Tmp):
         cmd = [sys.executable, REFEREE, "--db", self.db, "--arbiter", fake(),
                "--engine", "remote=127.0.0.1:0", "name=friend",
                "--engine", "name=bot", "cmd=" + fake(), "--games", "1"]
-        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             preexec_fn=default_sigint)
         try:
             for line in p.stdout:
                 if line.startswith("Waiting for friend"):
