@@ -18,7 +18,7 @@ use super::Board;
 use super::Connect4;
 use super::board::Geometry;
 use super::eval::ThreatEval;
-use super::solver::{Pos, centre_order};
+use super::solver::{Pos, centre_order, insert_by_score};
 use crate::search::StopFlag;
 use crate::search::alloc::{AllocError, zeroed_slice};
 
@@ -259,13 +259,7 @@ impl Heuristic {
                 (geo.winning_cells(p.current | m, p.mask | m).count_ones() << 24)
                     + self.history[side][m.trailing_zeros() as usize].min((1 << 24) - 1)
             };
-            let mut i = len;
-            while i > 0 && list[i - 1].1 < s {
-                list[i] = list[i - 1];
-                i -= 1;
-            }
-            list[i] = (m, s, c);
-            len += 1;
+            insert_by_score(&mut list, &mut len, (m, s, c));
         }
         let child_depth = if single { depth } else { depth - 1 };
         let alpha0 = alpha;

@@ -751,13 +751,7 @@ impl Solver {
                 continue;
             }
             let s = geo.winning_cells(p.current | m, p.mask | m).count_ones();
-            let mut i = len;
-            while i > 0 && list[i - 1].1 < s {
-                list[i] = list[i - 1];
-                i -= 1;
-            }
-            list[i] = (m, s, c);
-            len += 1;
+            insert_by_score(&mut list, &mut len, (m, s, c));
         }
         // Helper threads swap the first two moves at a quarter of the
         // nodes (chosen by position), so they reach other subtrees first.
@@ -849,6 +843,20 @@ fn threshold(r: Range, weak: bool) -> i32 {
     } else {
         mid
     }
+}
+
+/// Inserts a move `(stone mask, score, column)` into the first `len`
+/// entries of `list`, kept best score first (earlier entries first on
+/// ties), and counts it.
+#[inline(always)]
+pub(super) fn insert_by_score(list: &mut [(u64, u32, u32)], len: &mut usize, item: (u64, u32, u32)) {
+    let mut i = *len;
+    while i > 0 && list[i - 1].1 < item.1 {
+        list[i] = list[i - 1];
+        i -= 1;
+    }
+    list[i] = item;
+    *len += 1;
 }
 
 /// Columns from the centre outwards (left first on ties).
