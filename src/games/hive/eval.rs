@@ -15,7 +15,7 @@ use super::Hive;
 use super::hex::{Cell, NOWHERE, nb};
 use super::movegen::SLIDE_DIRS;
 use super::mv::Move;
-use super::piece::{Bug, NO_PIECE, PER_SIDE, Piece, colour};
+use super::piece::{Bug, NO_PIECE, PER_SIDE, PIECES, Piece, colour};
 use crate::search::pvs::Heuristics;
 
 /// The weights of the evaluation, in one place.
@@ -51,6 +51,10 @@ pub const W: Weights = Weights {
     pillbug_guard: 40,
     queen_free: 10,
 };
+
+/// The table code of a pass (pieces are below 32, so moves code below
+/// `32 << 10`).
+const PASS_CODE: u16 = 0xFFFE;
 
 /// The evaluator and move-ordering hints of the `alphabeta` player.
 pub struct HiveEval;
@@ -243,6 +247,26 @@ impl Heuristics<Hive> for HiveEval {
             }
             s
         }));
+    }
+
+    /// The piece and the destination (the origin is the piece's cell):
+    /// `piece << 10 | to`, a pass [`PASS_CODE`].
+    fn move_code(&self, m: Move) -> u16 {
+        if m.is_pass() { PASS_CODE } else { (m.piece as u16) << 10 | m.to & 1023 }
+    }
+
+    fn code_move(&self, g: &Hive, code: u16) -> Option<Move> {
+        if code == PASS_CODE {
+            return None;
+        }
+        let piece = (code >> 10) as Piece;
+        let from = g.board.cell[piece as usize % PIECES];
+        let m = Move { piece, from, to: code & 1023 };
+        g.is_legal(m).then_some(m)
+    }
+
+    fn legal(&self, g: &Hive, m: Move) -> bool {
+        g.is_legal(m)
     }
 
     fn history_slot(&self, m: Move) -> usize {

@@ -7,7 +7,7 @@
 //! was alone there (every ground mover).
 
 use super::Hive;
-use super::hex::{Cell, CellSet, NOWHERE, ORIGIN, ccw, cw, nb};
+use super::hex::{CELLS, Cell, CellSet, NOWHERE, ORIGIN, ccw, cw, nb};
 use super::mv::Move;
 use super::piece::{Bug, NO_PIECE, PER_SIDE, PIECES, Piece, colour};
 
@@ -242,13 +242,122 @@ impl Hive {
         mask
     }
 
-    /// Moves of pieces on the board and pillbug throws.
-    fn movements<S: Sink>(&self, sink: &mut S) {
+    /// True if the stack at `c` holds the hive together: the hive of the
+    /// other stacks falls apart without it (the cell form of
+    /// [`Self::articulation_mask`], for one cell).
+    ///
+    /// Neighbours of `c` in one unbroken run around it touch each other;
+    /// only with two runs or more does a flood of the hive from the first
+    /// run, not passing `c`, have to reach the others.
+    pub fn splits_hive(&self, c: Cell) -> bool {
+        let b = &self.board;
+        let mut ring = 0u8;
+        for d in 0..6 {
+            ring |= (b.occupied(nb(c, d)) as u8) << d;
+        }
+        // Bit d: a run starts at d (d occupied, the cell before it not).
+        let mut starts = ring & !(ring << 1 | ring >> 5) & 63;
+        if starts.count_ones() <= 1 {
+            return false;
+        }
+        let first = nb(c, starts.trailing_zeros() as usize);
+        starts &= starts - 1;
+        let mut seen = CellSet::new();
+        seen.insert(c);
+        seen.insert(first);
+        let mut stack = [0 as Cell; 64];
+        stack[0] = first;
+        let mut n = 1;
+        while n > 0 {
+            n -= 1;
+            let a = stack[n];
+            for d in 0..6 {
+                let x = nb(a, d);
+                if b.occupied(x) && seen.insert(x) {
+                    stack[n] = x;
+                    n += 1;
+                }
+            }
+            // Every other run reached: the hive holds without `c`.
+            let mut rest = starts;
+            let mut all = true;
+            while rest != 0 {
+                let d = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                if !seen.contains(nb(c, d)) {
+                    all = false;
+                    break;
+                }
+            }
+            if all {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// True if `mv` is one of the moves [`Self::generate`] lists, found
+    /// without listing them all (the moves of one piece). A pass is
+    /// answered false: it is legal only when no other move is, which only
+    /// the whole list tells.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        let b = &self.board;
+        let p = mv.piece;
+        if self.outcome.is_some()
+            || mv.is_pass()
+            || p as usize >= PIECES
+            || p as usize % PER_SIDE >= b.pieces.per_side()
+            || mv.to as usize >= CELLS
+        {
+            return false;
+        }
+        let me = self.side();
+        let queen_in_hand = !b.on_board((me * PER_SIDE) as Piece);
+        if mv.from == NOWHERE {
+            if colour(p) != me || b.on_board(p) {
+                return false;
+            }
+            let turn = self.ply / 2 + 1;
+            let bg = b.bug(p);
+            if (bg == Bug::Queen && turn == 1) || (bg != Bug::Queen && queen_in_hand && turn == 4) {
+                return false;
+            }
+            // Only the lowest-numbered piece in hand of a bug is placed.
+            if b.pieces.of_bug(me, bg).find(|&q| !b.on_board(q)) != Some(p) {
+                return false;
+            }
+            let t = mv.to;
+            return match self.ply {
+                0 => t == ORIGIN,
+                1 => (0..6).any(|d| b.occupied(nb(t, d))) && !b.occupied(t),
+                _ => !b.occupied(t) && b.adj[me][t as usize] > 0 && b.adj[1 - me][t as usize] == 0,
+            };
+        }
+        if queen_in_hand || b.cell[p as usize] != mv.from || !b.is_top(p) || p == self.last_moved {
+            return false;
+        }
+        let ground = b.h(mv.from) == 1;
+        if colour(p) == me && (!ground || !self.splits_hive(mv.from)) {
+            let mut set = CellSet::new();
+            self.piece_moves(p, mv.from, &mut set);
+            if set.contains(mv.to) {
+                return true;
+            }
+        }
+        // A throw (of a piece alone on its cell).
+        ground && {
+            let (throws, n) = self.throws(|x| self.splits_hive(b.cell[x as usize]));
+            throws[..n].contains(&(p, mv.to))
+        }
+    }
+
+    /// The pillbug throws of the side to move, as (piece, landing cell):
+    /// the pillbug's power and a mosquito's beside a pillbug, neither
+    /// stunned, on a piece alone on its cell that is neither stunned nor
+    /// pinned (`pinned` tells).
+    fn throws(&self, pinned: impl Fn(Piece) -> bool) -> ([(Piece, Cell); MAX_THROWS], usize) {
         let b = &self.board;
         let me = self.side();
-        let pinned = self.articulation_mask();
-        let is_pinned = |p: Piece| pinned >> p & 1 != 0;
-        // Pillbug power: the throws, as (piece, landing cell).
         let mut throws = [(NO_PIECE, NOWHERE); MAX_THROWS];
         let mut n_throws = 0;
         let mut users = [NOWHERE; 2];
@@ -281,7 +390,7 @@ impl Hive {
                     continue;
                 }
                 let x = b.top_at(n);
-                if x == self.last_moved || is_pinned(x) {
+                if x == self.last_moved || pinned(x) {
                     continue;
                 }
                 // Up onto the user (height 1) from the ground.
@@ -305,6 +414,16 @@ impl Hive {
                 }
             }
         }
+        (throws, n_throws)
+    }
+
+    /// Moves of pieces on the board and pillbug throws.
+    fn movements<S: Sink>(&self, sink: &mut S) {
+        let b = &self.board;
+        let me = self.side();
+        let pinned = self.articulation_mask();
+        let is_pinned = |p: Piece| pinned >> p & 1 != 0;
+        let (throws, n_throws) = self.throws(is_pinned);
         let throws = &throws[..n_throws];
         for p in b.pieces.side(me) {
             if !b.is_top(p) || p == self.last_moved {
