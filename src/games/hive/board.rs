@@ -2,7 +2,11 @@
 //! piece moves.
 
 use super::hex::{CELLS, Cell, NOWHERE, nb};
-use super::piece::{Bug, NO_PIECE, PIECES, Piece, PieceTable, colour};
+use super::piece::{Bug, MAX_PER_SIDE, NO_PIECE, PER_SIDE, PIECES, Piece, PieceTable, colour};
+
+/// The piece slot no game uses (the last of Black's), where the neighbour
+/// masks' updates of empty cells go.
+const SPARE: Piece = (PIECES - 1) as Piece;
 
 /// Where every piece is. A cell holds a stack (height up to 7 with the
 /// standard pieces, more with extra beetles); `top` is its top piece and
@@ -22,6 +26,10 @@ pub struct Board {
     pub pieces: PieceTable,
     /// Bit `p` set if piece `p` is on the board on top of its stack.
     pub tops: u32,
+    /// For each piece on top of its stack: bit `q` set for each top piece
+    /// `q` of a neighbouring cell (the graph of the hive's stacks). Stale
+    /// for the other pieces.
+    pub nbr: [u32; PIECES],
 }
 
 impl Board {
@@ -35,6 +43,7 @@ impl Board {
             adj: [[0; CELLS]; 2],
             pieces,
             tops: 0,
+            nbr: [0; PIECES],
         }
     }
 
@@ -71,21 +80,35 @@ impl Board {
         c != NOWHERE && self.top[c as usize] == p
     }
 
-    /// Updates `adj` when the top of `c` changes from `old` to `new`.
+    /// Updates `adj` and `nbr` when the top of `c` changes from `old` to
+    /// `new` (either may be [`NO_PIECE`], not both).
+    ///
+    /// Without branches on the neighbours: [`NO_PIECE`] lands on the slot
+    /// and bit [`SPARE`], which no piece uses and no mask keeps.
     #[inline(always)]
     fn retop(&mut self, c: Cell, old: Piece, new: Piece) {
-        if old != NO_PIECE && new != NO_PIECE && colour(old) == colour(new) {
-            return;
+        const _: () = assert!(MAX_PER_SIDE < PER_SIDE && SPARE as usize == PIECES - 1);
+        let bit = |p: Piece| (1u32 << (p as u32 & 31)) & !(1 << SPARE);
+        let (old_bit, new_bit) = (bit(old), bit(new));
+        if old == NO_PIECE || new == NO_PIECE || colour(old) != colour(new) {
+            for d in 0..6 {
+                let n = nb(c, d) as usize;
+                if old != NO_PIECE {
+                    self.adj[colour(old)][n] -= 1;
+                }
+                if new != NO_PIECE {
+                    self.adj[colour(new)][n] += 1;
+                }
+            }
         }
+        let mut m = 0;
         for d in 0..6 {
-            let n = nb(c, d) as usize;
-            if old != NO_PIECE {
-                self.adj[colour(old)][n] -= 1;
-            }
-            if new != NO_PIECE {
-                self.adj[colour(new)][n] += 1;
-            }
+            let t = self.top[nb(c, d) as usize] & 31;
+            m |= 1u32 << t;
+            let x = &mut self.nbr[t as usize];
+            *x = *x & !old_bit | new_bit;
         }
+        self.nbr[(new & 31) as usize] = m & !(1 << SPARE);
     }
 
     /// Puts `p` on top of the stack at `c`.

@@ -165,38 +165,25 @@ impl Hive {
     /// point of the hive (removing it splits the hive).
     ///
     /// Tarjan's low-link on the graph of top pieces, each piece's
-    /// neighbours a bit mask built without branches (an empty cell's top
-    /// is [`NO_PIECE`], which lands on the unused bit 63). In an
-    /// undirected depth-first search a visited neighbour of a newly
+    /// neighbours the bit mask the board keeps up to date (`Board::nbr`).
+    /// In an undirected depth-first search a visited neighbour of a newly
     /// entered piece (other than its parent) is an ancestor, so its back
     /// edges are read once, on entry.
     pub fn articulation_mask(&self) -> u32 {
-        const _: () = assert!(PIECES <= 32 && NO_PIECE as usize & 63 >= PIECES);
+        const _: () = assert!(PIECES <= 32);
         let b = &self.board;
-        let mut adj = [0u64; 64];
-        let mut start = NO_PIECE;
-        let mut tops = b.tops;
-        while tops != 0 {
-            let p = tops.trailing_zeros() as Piece;
-            tops &= tops - 1;
-            let c = b.cell[p as usize];
-            start = p;
-            let mut m = 0u64;
-            for d in 0..6 {
-                m |= 1u64 << (b.top_at(nb(c, d)) & 63);
-            }
-            adj[p as usize] = m & !(1u64 << 63);
-        }
-        if start == NO_PIECE {
+        let adj = &b.nbr;
+        if b.tops == 0 {
             return 0;
         }
-        let mut disc = [0u8; 64];
-        let mut low = [0u8; 64];
+        let start = 31 - b.tops.leading_zeros() as Piece;
+        let mut disc = [0u8; PIECES];
+        let mut low = [0u8; PIECES];
         // The path: piece per depth.
-        let mut path = [0u8; 64];
+        let mut path = [0u8; PIECES];
         let mut mask = 0u32;
         let r = start as usize;
-        let mut visited = 1u64 << r;
+        let mut visited = 1u32 << r;
         disc[r] = 1;
         low[r] = 1;
         path[0] = r as u8;
@@ -210,10 +197,10 @@ impl Hive {
                 let q = next.trailing_zeros() as usize;
                 time += 1;
                 disc[q] = time;
-                visited |= 1u64 << q;
+                visited |= 1u32 << q;
                 // Back edges to ancestors other than the parent `p`.
                 let mut l = time;
-                let mut back = adj[q] & visited & !(1u64 << p) & !(1u64 << q);
+                let mut back = adj[q] & visited & !(1u32 << p) & !(1u32 << q);
                 while back != 0 {
                     l = l.min(disc[back.trailing_zeros() as usize]);
                     back &= back - 1;

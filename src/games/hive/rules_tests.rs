@@ -395,6 +395,12 @@ fn random_games_keep_the_hive_whole_and_undo_exactly() {
             // The mask of pieces on top of their stacks, by its definition.
             let tops = (0..32u8).filter(|&p| g.board.is_top(p)).fold(0u32, |m, p| m | 1 << p);
             assert_eq!(g.board.tops, tops);
+            // The neighbour masks of the top pieces, by their definition.
+            for c in g.board.occupied_cells() {
+                let around = (0..6).map(|d| nb(c, d)).filter(|&n| g.board.occupied(n));
+                let m = around.fold(0u32, |m, n| m | 1 << g.board.top_at(n));
+                assert_eq!(g.board.nbr[g.board.top_at(c) as usize], m);
+            }
             // Pinned pieces by brute force equal the articulation points.
             let mask = g.articulation_mask();
             for c in g.board.occupied_cells() {
