@@ -26,6 +26,8 @@ pub struct Board {
     pub pieces: PieceTable,
     /// Bit `p` set if piece `p` is on the board on top of its stack.
     pub tops: u32,
+    /// Bit `p` set if piece `p` is on the board (the others are in hand).
+    pub placed: u32,
     /// For each piece on top of its stack: bit `q` set for each top piece
     /// `q` of a neighbouring cell (the graph of the hive's stacks). Stale
     /// for the other pieces.
@@ -43,6 +45,7 @@ impl Board {
             adj: [[0; CELLS]; 2],
             pieces,
             tops: 0,
+            placed: 0,
             nbr: [0; PIECES],
         }
     }
@@ -120,6 +123,7 @@ impl Board {
             self.tops &= !(1 << old);
         }
         self.tops |= 1 << p;
+        self.placed |= 1 << p;
         self.under[p as usize] = old;
         self.top[c as usize] = p;
         self.height[c as usize] += 1;
@@ -133,6 +137,7 @@ impl Board {
         let below = self.under[p as usize];
         self.retop(c, p, below);
         self.tops &= !(1 << p);
+        self.placed &= !(1 << p);
         if below != NO_PIECE {
             self.tops |= 1 << below;
         }

@@ -79,28 +79,30 @@ fn can_slide(g: &Hive, c: Cell) -> bool {
 
 /// The score from White's point of view.
 pub fn evaluate_white(g: &Hive) -> i32 {
+    // A reference: `W.x[i]` of the constant copies the array each time.
+    let w = &W;
     let b = &g.board;
     let pinned = g.articulation_mask();
     let queen_cell = [b.cell[0], b.cell[PER_SIDE]];
-    let queen_down = [queen_cell[0] != NOWHERE, queen_cell[1] != NOWHERE];
     let mut score = [0i32; 2];
     // Movable flags and far-travellers per colour.
     let mut movable = 0u32;
     let mut far = [0i32; 2];
-    for p in b.pieces.all() {
-        if b.cell[p as usize] == NOWHERE {
-            score[colour(p)] += W.hand[g.bug(p) as usize];
-        }
+    let mut hand = b.pieces.mask() & !b.placed;
+    while hand != 0 {
+        let p = hand.trailing_zeros() as Piece;
+        hand &= hand - 1;
+        score[colour(p)] += w.hand[g.bug(p) as usize];
     }
-    let mut tops = b.tops;
+    // The top pieces of the sides with their queen down (the others
+    // cannot move).
+    let side = |s: usize| if queen_cell[s] != NOWHERE { 0xFFFFu32 << (s * PER_SIDE) } else { 0 };
+    let mut tops = b.tops & (side(0) | side(1));
     while tops != 0 {
         let p = tops.trailing_zeros() as Piece;
         tops &= tops - 1;
         let s = colour(p);
         let c = b.cell[p as usize];
-        if !queen_down[s] {
-            continue;
-        }
         let h = b.h(c);
         let mut kind = g.bug(p);
         if kind == Bug::Mosquito {
@@ -113,7 +115,7 @@ pub fn evaluate_white(g: &Hive) -> i32 {
                     let n = nb(c, d);
                     if b.occupied(n) {
                         let k = g.bug(b.top_at(n));
-                        if k != Bug::Mosquito && W.mobile[k as usize] > W.mobile[best as usize] {
+                        if k != Bug::Mosquito && w.mobile[k as usize] > w.mobile[best as usize] {
                             best = k;
                         }
                     }
@@ -124,14 +126,19 @@ pub fn evaluate_white(g: &Hive) -> i32 {
         let free = h > 1
             || (pinned >> p & 1 == 0
                 && match kind {
-                    Bug::Queen | Bug::Spider | Bug::Ant | Bug::Pillbug => can_slide(g, c),
+                    // Two neighbours or fewer always leave a slide.
+                    Bug::Queen | Bug::Spider | Bug::Ant | Bug::Pillbug => {
+                        let n = b.nbr[p as usize];
+                        let rest = n & n.wrapping_sub(1);
+                        rest & rest.wrapping_sub(1) == 0 || can_slide(g, c)
+                    }
                     _ => true,
                 });
         if !free {
             continue;
         }
         movable |= 1 << p;
-        let mut v = W.mobile[kind as usize];
+        let mut v = w.mobile[kind as usize];
         if h > 1 {
             v *= 2;
         }
@@ -160,7 +167,7 @@ pub fn evaluate_white(g: &Hive) -> i32 {
             if colour(t) == e {
                 halves += 2;
                 if b.h(n) > 1 || tb == Bug::Beetle {
-                    score[e] += W.beetle_near_queen;
+                    score[e] += w.beetle_near_queen;
                 }
             } else {
                 halves += if movable >> t & 1 != 0 { 1 } else { 2 };
@@ -178,18 +185,18 @@ pub fn evaluate_white(g: &Hive) -> i32 {
                 }
             }
         }
-        score[s] -= W.pressure[halves.min(12)];
+        score[s] -= w.pressure[halves.min(12)];
         if b.h(q) > 1 {
-            score[s] -= W.beetle_on_queen;
+            score[s] -= w.beetle_on_queen;
         }
         if guard {
-            score[s] += W.pillbug_guard;
+            score[s] += w.pillbug_guard;
         }
         if occupied >= 3 {
-            score[s] -= W.threat * far[e].min(6 - occupied);
+            score[s] -= w.threat * far[e].min(6 - occupied);
         }
         if movable & 1 << (s * PER_SIDE) != 0 {
-            score[s] += W.queen_free;
+            score[s] += w.queen_free;
         }
     }
     score[0] - score[1]

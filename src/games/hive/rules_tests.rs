@@ -395,6 +395,9 @@ fn random_games_keep_the_hive_whole_and_undo_exactly() {
             // The mask of pieces on top of their stacks, by its definition.
             let tops = (0..32u8).filter(|&p| g.board.is_top(p)).fold(0u32, |m, p| m | 1 << p);
             assert_eq!(g.board.tops, tops);
+            let placed = g.pieces().all().filter(|&p| g.board.on_board(p)).fold(0u32, |m, p| m | 1 << p);
+            assert_eq!(g.board.placed, placed);
+            assert_eq!(g.pieces().all().fold(0u32, |m, p| m | 1 << p), g.pieces().mask());
             // The neighbour masks of the top pieces, by their definition.
             for c in g.board.occupied_cells() {
                 let around = (0..6).map(|d| nb(c, d)).filter(|&n| g.board.occupied(n));
