@@ -1,7 +1,7 @@
 //! The board: stacks of pieces on hex cells, with make/unmake of single
 //! piece moves.
 
-use super::hex::{CELLS, Cell, NOWHERE, nb};
+use super::hex::{CELLS, Cell, NOWHERE, nb, opposite};
 use super::piece::{Bug, MAX_PER_SIDE, NO_PIECE, PER_SIDE, PIECES, Piece, PieceTable, colour};
 
 /// The piece slot no game uses (the last of Black's), where the neighbour
@@ -26,6 +26,9 @@ pub struct Board {
     pub pieces: PieceTable,
     /// Bit `p` set if piece `p` is on the board on top of its stack.
     pub tops: u32,
+    /// For each cell, bit d set if its neighbour in direction d is
+    /// occupied.
+    pub ring: [u8; CELLS],
     /// Bit `p` set if piece `p` is on the board (the others are in hand).
     pub placed: u32,
     /// For each piece on top of its stack: bit `q` set for each top piece
@@ -45,6 +48,7 @@ impl Board {
             adj: [[0; CELLS]; 2],
             pieces,
             tops: 0,
+            ring: [0; CELLS],
             placed: 0,
             nbr: [0; PIECES],
         }
@@ -83,7 +87,7 @@ impl Board {
         c != NOWHERE && self.top[c as usize] == p
     }
 
-    /// Updates `adj` and `nbr` when the top of `c` changes from `old` to
+    /// Updates `adj`, `ring` and `nbr` when the top of `c` changes from `old` to
     /// `new` (either may be [`NO_PIECE`], not both).
     ///
     /// Without branches on the neighbours: [`NO_PIECE`] lands on the slot
@@ -98,9 +102,13 @@ impl Board {
                 let n = nb(c, d) as usize;
                 if old != NO_PIECE {
                     self.adj[colour(old)][n] -= 1;
+                } else {
+                    self.ring[n] |= 1 << opposite(d);
                 }
                 if new != NO_PIECE {
                     self.adj[colour(new)][n] += 1;
+                } else {
+                    self.ring[n] &= !(1 << opposite(d));
                 }
             }
         }
@@ -167,7 +175,7 @@ impl Board {
     /// True if every neighbour of `c` is occupied.
     #[inline]
     pub fn surrounded(&self, c: Cell) -> bool {
-        (0..6).all(|d| self.occupied(nb(c, d)))
+        self.ring[c as usize] == 63
     }
 
     /// Colour of the top piece at an occupied cell.

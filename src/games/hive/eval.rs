@@ -59,22 +59,11 @@ const PASS_CODE: u16 = 0xFFFE;
 /// The evaluator and move-ordering hints of the `alphabeta` player.
 pub struct HiveEval;
 
-/// Bit d set if the neighbour of `c` in direction d is occupied.
-#[inline(always)]
-fn neighbour_mask(g: &Hive, c: Cell) -> usize {
-    let b = &g.board;
-    let mut m = 0;
-    for d in 0..6 {
-        m |= (b.occupied(nb(c, d)) as usize) << d;
-    }
-    m
-}
-
 /// True if a lone ground piece at `c` can slide to some neighbour
 /// (freedom to move, keeping contact).
 #[inline]
 fn can_slide(g: &Hive, c: Cell) -> bool {
-    SLIDE_DIRS[neighbour_mask(g, c)] != 0
+    SLIDE_DIRS[g.board.ring[c as usize] as usize] != 0
 }
 
 /// The score from White's point of view.
@@ -126,12 +115,7 @@ pub fn evaluate_white(g: &Hive) -> i32 {
         let free = h > 1
             || (pinned >> p & 1 == 0
                 && match kind {
-                    // Two neighbours or fewer always leave a slide.
-                    Bug::Queen | Bug::Spider | Bug::Ant | Bug::Pillbug => {
-                        let n = b.nbr[p as usize];
-                        let rest = n & n.wrapping_sub(1);
-                        rest & rest.wrapping_sub(1) == 0 || can_slide(g, c)
-                    }
+                    Bug::Queen | Bug::Spider | Bug::Ant | Bug::Pillbug => can_slide(g, c),
                     _ => true,
                 });
         if !free {

@@ -7,7 +7,7 @@
 //! was alone there (every ground mover).
 
 use super::Hive;
-use super::hex::{CELLS, Cell, CellSet, NOWHERE, ORIGIN, ccw, cw, nb};
+use super::hex::{CELLS, Cell, CellSet, NOWHERE, ORIGIN, ccw, cw, nb, toward};
 use super::mv::Move;
 use super::piece::{Bug, NO_PIECE, PER_SIDE, PIECES, Piece, colour};
 
@@ -238,10 +238,7 @@ impl Hive {
     /// run, not passing `c`, have to reach the others.
     pub fn splits_hive(&self, c: Cell) -> bool {
         let b = &self.board;
-        let mut ring = 0u8;
-        for d in 0..6 {
-            ring |= (b.occupied(nb(c, d)) as u8) << d;
-        }
+        let ring = b.ring[c as usize];
         // Bit d: a run starts at d (d occupied, the cell before it not).
         let mut starts = ring & !(ring << 1 | ring >> 5) & 63;
         if starts.count_ones() <= 1 {
@@ -489,10 +486,11 @@ impl Hive {
         }
     }
 
-    /// Occupied, with the moving piece (alone at `o`) taken away.
+    /// The occupied neighbours of `a` (bit d: direction d), with the
+    /// moving piece (alone at `o`) taken away.
     #[inline(always)]
-    fn occ_x(&self, c: Cell, o: Cell) -> bool {
-        c != o && self.board.occupied(c)
+    fn ring_x(&self, a: Cell, o: Cell) -> usize {
+        (self.board.ring[a as usize] & !toward(a, o)) as usize
     }
 
     /// Height, with the moving ground piece at `o` taken away.
@@ -506,13 +504,7 @@ impl Hive {
     /// step is occupied (both: a gate; neither: contact lost).
     #[inline(always)]
     fn slide(&self, a: Cell, d: usize, o: Cell) -> Option<Cell> {
-        let t = nb(a, d);
-        if self.occ_x(t, o) {
-            return None;
-        }
-        let l = self.occ_x(nb(a, ccw(d)), o);
-        let r = self.occ_x(nb(a, cw(d)), o);
-        if l != r { Some(t) } else { None }
+        if SLIDE_DIRS[self.ring_x(a, o)] >> d & 1 != 0 { Some(nb(a, d)) } else { None }
     }
 
     /// One ground slide (queen, pillbug).
@@ -576,9 +568,8 @@ impl Hive {
         }
     }
 
-    /// Every cell reachable by slides. Each visited cell reads its six
-    /// neighbours once and takes its slide directions from
-    /// [`SLIDE_DIRS`].
+    /// Every cell reachable by slides. Each visited cell takes its slide
+    /// directions from [`SLIDE_DIRS`] of its neighbour mask.
     fn ant(&self, o: Cell, set: &mut CellSet) {
         let mut seen = CellSet::new();
         seen.insert(o);
@@ -588,11 +579,7 @@ impl Hive {
         while n > 0 {
             n -= 1;
             let a = stack[n];
-            let mut occ = 0;
-            for d in 0..6 {
-                occ |= (self.occ_x(nb(a, d), o) as usize) << d;
-            }
-            let mut dirs = SLIDE_DIRS[occ];
+            let mut dirs = SLIDE_DIRS[self.ring_x(a, o)];
             while dirs != 0 {
                 let d = dirs.trailing_zeros() as usize;
                 dirs &= dirs - 1;

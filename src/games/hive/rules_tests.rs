@@ -398,6 +398,11 @@ fn random_games_keep_the_hive_whole_and_undo_exactly() {
             let placed = g.pieces().all().filter(|&p| g.board.on_board(p)).fold(0u32, |m, p| m | 1 << p);
             assert_eq!(g.board.placed, placed);
             assert_eq!(g.pieces().all().fold(0u32, |m, p| m | 1 << p), g.pieces().mask());
+            // The occupied neighbours of each cell, by their definition.
+            for c in 0..1024u16 {
+                let m = (0..6).filter(|&d| g.board.occupied(nb(c, d))).fold(0u8, |m, d| m | 1 << d);
+                assert_eq!(g.board.ring[c as usize], m, "ring of {c}");
+            }
             // The neighbour masks of the top pieces, by their definition.
             for c in g.board.occupied_cells() {
                 let around = (0..6).map(|d| nb(c, d)).filter(|&n| g.board.occupied(n));
