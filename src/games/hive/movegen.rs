@@ -321,12 +321,8 @@ impl Hive {
             return false;
         }
         let ground = b.h(mv.from) == 1;
-        if colour(p) == me && (!ground || !self.splits_hive(mv.from)) {
-            let mut set = CellSet::new();
-            self.piece_moves(p, mv.from, &mut set);
-            if set.contains(mv.to) {
-                return true;
-            }
+        if colour(p) == me && (!ground || !self.splits_hive(mv.from)) && self.reaches(p, mv.from, mv.to) {
+            return true;
         }
         // A throw (of a piece alone on its cell).
         ground && {
@@ -571,6 +567,13 @@ impl Hive {
     /// Every cell reachable by slides. Each visited cell takes its slide
     /// directions from [`SLIDE_DIRS`] of its neighbour mask.
     fn ant(&self, o: Cell, set: &mut CellSet) {
+        self.ant_flood(o, set, NOWHERE);
+    }
+
+    /// The ant's flood from `o`, adding the cells reached to `set`;
+    /// stops, true, as soon as it reaches `target`.
+    #[inline(always)]
+    fn ant_flood(&self, o: Cell, set: &mut CellSet, target: Cell) -> bool {
         let mut seen = CellSet::new();
         seen.insert(o);
         let mut stack = [0 as Cell; 128];
@@ -586,6 +589,9 @@ impl Hive {
                 let t = nb(a, d);
                 if seen.insert(t) {
                     set.insert(t);
+                    if t == target {
+                        return true;
+                    }
                     if n < stack.len() {
                         stack[n] = t;
                         n += 1;
@@ -593,6 +599,21 @@ impl Hive {
                 }
             }
         }
+        false
+    }
+
+    /// True if `p` (on top at `from`, free to leave it) reaches `to` by
+    /// its own movement; an ant's flood stops there.
+    fn reaches(&self, p: Piece, from: Cell, to: Cell) -> bool {
+        let mut set = CellSet::new();
+        if self.bug(p) == Bug::Ant && self.board.h(from) == 1 {
+            // An ant lands on an empty cell touching the hive.
+            return !self.board.occupied(to)
+                && self.ring_x(to, from) != 0
+                && self.ant_flood(from, &mut set, to);
+        }
+        self.piece_moves(p, from, &mut set);
+        set.contains(to)
     }
 
     /// Up onto the hive, one step on top, down to an empty cell.
