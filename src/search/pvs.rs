@@ -143,6 +143,9 @@ struct Searcher<'a, G: Game, H> {
     /// Keys along the current path (root first), plus the game before.
     path: Vec<u64>,
     prior: &'a KeySet,
+    /// Bit `key >> 54` set for each key of `prior`: most keys are not
+    /// there, and one bit tells.
+    prior_filter: [u64; 16],
     nodes: u64,
     stopped: bool,
     /// Main thread: polls the context's stop conditions.
@@ -167,6 +170,13 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
             history: vec![0; HISTORY_SLOTS],
             path: Vec::with_capacity(MAX_PLY + 2),
             prior,
+            prior_filter: {
+                let mut f = [0u64; 16];
+                for &k in prior {
+                    f[(k >> 60) as usize] |= 1 << (k >> 54 & 63);
+                }
+                f
+            },
             nodes: 0,
             stopped: false,
             main,
@@ -189,7 +199,7 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
             }
             i -= 2;
         }
-        self.prior.contains(&key)
+        self.prior_filter[(key >> 60) as usize] >> (key >> 54 & 63) & 1 != 0 && self.prior.contains(&key)
     }
 
     /// Moves of `pos` into `self.moves[ply]`, best-first order scores into
