@@ -437,20 +437,19 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         beta: i32,
         is_pv: bool,
     ) -> i32 {
-        let reducible = self.heur.reducible(pos, m);
         // Extensions only in the first `root_depth` plies, so a path
         // is at most twice as long as the iteration's depth.
         let ext = (ply < self.root_depth as usize && self.heur.extend(pos, m)) as i32;
+        let r = if depth >= 3 && i >= 3 && ext == 0 && self.heur.reducible(pos, m) {
+            1 + (depth >= 5 && i >= 10) as i32
+        } else {
+            0
+        };
         pos.play(m);
         let nd = depth - 1 + ext;
         let v = if i == 0 {
             -self.pvs(pos, ctx, nd, ply + 1, -beta, -alpha)
         } else {
-            let r = if depth >= 3 && i >= 3 && ext == 0 && reducible {
-                1 + (depth >= 5 && i >= 10) as i32
-            } else {
-                0
-            };
             let mut v = -self.pvs(pos, ctx, nd - r, ply + 1, -alpha - 1, -alpha);
             if v > alpha && r > 0 {
                 v = -self.pvs(pos, ctx, nd, ply + 1, -alpha - 1, -alpha);
