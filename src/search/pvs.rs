@@ -4,6 +4,13 @@
 //! move reductions, extensions chosen by the game's [`Heuristics`], and
 //! lazy SMP over the shared table when several threads are asked for.
 //!
+//! Moves are searched in stages: the table's move and the two killers,
+//! each checked for legality alone, before the whole list is generated
+//! and ordered; a cut-off among them (most cut-offs) saves the
+//! generation. They are the moves the ordered list puts first, in the
+//! same order, so staging changes only what the history heuristic knows
+//! when the rest is ordered.
+//!
 //! A position repeated on the path from the game's start is scored as a
 //! draw (0): going round in circles is never progress. With one thread
 //! the search is deterministic: the same table contents, position and
@@ -26,6 +33,9 @@ pub const MAX_PLY: usize = 128;
 const WIN_THRESHOLD: i32 = WIN - 1_000;
 /// Slots of the history table (see [`Heuristics::history_slot`]).
 pub const HISTORY_SLOTS: usize = 1 << 15;
+/// Largest order score of [`Heuristics::order`]; with the history bonus
+/// (at most `1 << 20`) it stays below the second killer's `1 << 23`.
+pub const ORDER_LIMIT: i32 = 1 << 21;
 
 /// What a game tells the search about its positions and moves.
 pub trait Heuristics<G: Game>: Sync {
@@ -33,8 +43,19 @@ pub trait Heuristics<G: Game>: Sync {
     /// move's view, well inside +-`WIN / 2`.
     fn evaluate(&self, pos: &G) -> i32;
     /// An ordering score for each move (higher first), appended to `out`.
-    /// Cheap: it is called at every interior node.
+    /// Cheap: it is called at every interior node. Scores beyond
+    /// +-[`ORDER_LIMIT`] are clamped (the killers rank above them all).
     fn order(&self, pos: &G, moves: &[G::Move], out: &mut Vec<i32>);
+    /// A code of `m` below `0xFFFF`, kept in the transposition table.
+    fn move_code(&self, m: G::Move) -> u16;
+    /// The move `code` stands for in `pos`, if it is legal there (as
+    /// [`Self::legal`] tells).
+    fn code_move(&self, pos: &G, code: u16) -> Option<G::Move>;
+    /// True if `m` (from another position: a killer or the table's move)
+    /// is legal in `pos`, told without generating every move. False for
+    /// a legal move only when it is the position's one legal move (a
+    /// pass), so that staging never reorders moves.
+    fn legal(&self, pos: &G, m: G::Move) -> bool;
     /// A slot below [`HISTORY_SLOTS`] for the history heuristic.
     fn history_slot(&self, m: G::Move) -> usize;
     /// True if `m` may be searched with a reduced depth when late in the
@@ -122,6 +143,9 @@ struct Searcher<'a, G: Game, H> {
     /// Keys along the current path (root first), plus the game before.
     path: Vec<u64>,
     prior: &'a KeySet,
+    /// Bit `key >> 54` set for each key of `prior`: most keys are not
+    /// there, and one bit tells.
+    prior_filter: [u64; 16],
     nodes: u64,
     stopped: bool,
     /// Main thread: polls the context's stop conditions.
@@ -131,12 +155,9 @@ struct Searcher<'a, G: Game, H> {
     /// Scratch buffers per ply.
     moves: Vec<Vec<G::Move>>,
     scores: Vec<Vec<i32>>,
-    /// Index of each ordered move in generation order.
-    index: Vec<Vec<u16>>,
     /// Scratch of [`Self::pick`]'s sort.
     sort_buf: Vec<u64>,
     tmp_moves: Vec<G::Move>,
-    tmp_index: Vec<u16>,
     tmp_scores: Vec<i32>,
 }
 
@@ -149,16 +170,21 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
             history: vec![0; HISTORY_SLOTS],
             path: Vec::with_capacity(MAX_PLY + 2),
             prior,
+            prior_filter: {
+                let mut f = [0u64; 16];
+                for &k in prior {
+                    f[(k >> 60) as usize] |= 1 << (k >> 54 & 63);
+                }
+                f
+            },
             nodes: 0,
             stopped: false,
             main,
             root_depth: 0,
             moves: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
             scores: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
-            index: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
             sort_buf: Vec::new(),
             tmp_moves: Vec::new(),
-            tmp_index: Vec::new(),
             tmp_scores: Vec::new(),
         }
     }
@@ -173,12 +199,12 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
             }
             i -= 2;
         }
-        self.prior.contains(&key)
+        self.prior_filter[(key >> 60) as usize] >> (key >> 54 & 63) & 1 != 0 && self.prior.contains(&key)
     }
 
     /// Moves of `pos` into `self.moves[ply]`, best-first order scores into
     /// `self.scores[ply]`.
-    fn gen_ordered(&mut self, pos: &G, ply: usize, tt_move: Option<u16>) {
+    fn gen_ordered(&mut self, pos: &G, ply: usize, tt_move: Option<G::Move>) {
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut scores = std::mem::take(&mut self.scores[ply]);
         moves.clear();
@@ -186,20 +212,18 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         pos.legal_moves(&mut moves);
         self.heur.order(pos, &moves, &mut scores);
         for (i, m) in moves.iter().enumerate() {
-            let mut s = scores[i] + self.history[self.heur.history_slot(*m)].min(1 << 20);
+            let mut s = scores[i].clamp(-ORDER_LIMIT, ORDER_LIMIT)
+                + self.history[self.heur.history_slot(*m)].min(1 << 20);
             if Some(*m) == self.killers[ply][0] {
                 s += 1 << 24;
             } else if Some(*m) == self.killers[ply][1] {
                 s += 1 << 23;
             }
-            if tt_move == Some(i as u16) {
+            if tt_move == Some(*m) {
                 s = i32::MAX;
             }
             scores[i] = s;
         }
-        let index = &mut self.index[ply];
-        index.clear();
-        index.extend(0..moves.len() as u16);
         self.moves[ply] = moves;
         self.scores[ply] = scores;
     }
@@ -220,19 +244,15 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
                 .extend((SELECT..n).map(|j| ((u32::MAX - (sc[j] as u32 ^ 1 << 31)) as u64) << 32 | j as u64));
             keyed.sort_unstable();
             let moves = &mut self.moves[ply];
-            let index = &mut self.index[ply];
             let scores = &mut self.scores[ply];
             self.tmp_moves.clear();
-            self.tmp_index.clear();
             self.tmp_scores.clear();
             for &k in &keyed {
                 let j = (k & 0xFFFF_FFFF) as usize;
                 self.tmp_moves.push(moves[j]);
-                self.tmp_index.push(index[j]);
                 self.tmp_scores.push(scores[j]);
             }
             moves[SELECT..].copy_from_slice(&self.tmp_moves);
-            index[SELECT..].copy_from_slice(&self.tmp_index);
             scores[SELECT..].copy_from_slice(&self.tmp_scores);
             self.sort_buf = keyed;
         }
@@ -248,7 +268,6 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         }
         sc.swap(i, best);
         self.moves[ply].swap(i, best);
-        self.index[ply].swap(i, best);
         self.moves[ply][i]
     }
 
@@ -309,9 +328,9 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         }
         let is_pv = beta - alpha > 1;
         let entry = self.shared.tt.probe(key);
-        let mut tt_move = None;
+        let mut tt_code = None;
         if let Some(e) = entry {
-            tt_move = e.mv;
+            tt_code = e.mv;
             if !is_pv && e.depth as i32 >= depth {
                 let s = from_tt(e.score, ply);
                 let cut = match e.bound {
@@ -325,57 +344,64 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
             }
         }
         self.path.push(key);
-        self.gen_ordered(pos, ply, tt_move);
-        let n = self.moves[ply].len();
+        let tt_move = tt_code.and_then(|c| self.heur.code_move(pos, c));
         let alpha_orig = alpha;
         let mut best = -WIN - 1;
-        let mut best_idx: Option<u16> = None;
-        for i in 0..n {
-            let m = self.pick(ply, i);
-            let reducible = self.heur.reducible(pos, m);
-            // Extensions only in the first `root_depth` plies, so a path
-            // is at most twice as long as the iteration's depth.
-            let ext = (ply < self.root_depth as usize && self.heur.extend(pos, m)) as i32;
-            pos.play(m);
-            let nd = depth - 1 + ext;
-            let v = if i == 0 {
-                -self.pvs(pos, ctx, nd, ply + 1, -beta, -alpha)
-            } else {
-                let r = if depth >= 3 && i >= 3 && ext == 0 && reducible {
-                    1 + (depth >= 5 && i >= 10) as i32
-                } else {
-                    0
-                };
-                let mut v = -self.pvs(pos, ctx, nd - r, ply + 1, -alpha - 1, -alpha);
-                if v > alpha && r > 0 {
-                    v = -self.pvs(pos, ctx, nd, ply + 1, -alpha - 1, -alpha);
-                }
-                if v > alpha && v < beta && is_pv {
-                    v = -self.pvs(pos, ctx, nd, ply + 1, -beta, -alpha);
-                }
-                v
-            };
-            pos.undo(m);
+        let mut best_move: Option<G::Move> = None;
+        // The staged moves: the table's move, then the killers that are
+        // legal here (the order `gen_ordered` gives them).
+        let mut staged: [Option<G::Move>; 3] = [None; 3];
+        let mut n_staged = 0;
+        let mut searched = 0;
+        let mut cut = false;
+        let candidates = [tt_move, self.killers[ply][0], self.killers[ply][1]];
+        for (c, &m) in candidates.iter().enumerate() {
+            let Some(m) = m else { continue };
+            if staged[..n_staged].contains(&Some(m)) || (c > 0 && !self.heur.legal(pos, m)) {
+                continue;
+            }
+            staged[n_staged] = Some(m);
+            n_staged += 1;
+            let v = self.child(pos, ctx, m, searched, depth, ply, alpha, beta, is_pv);
+            searched += 1;
             if self.stopped {
                 self.path.pop();
                 return 0;
             }
             if v > best {
                 best = v;
-                best_idx = Some(self.index[ply][i]);
+                best_move = Some(m);
             }
-            if v > alpha {
-                alpha = v;
-            }
+            alpha = alpha.max(v);
             if alpha >= beta {
-                let k = &mut self.killers[ply];
-                if k[0] != Some(m) {
-                    k[1] = k[0];
-                    k[0] = Some(m);
-                }
-                let slot = self.heur.history_slot(m);
-                self.history[slot] += depth * depth;
+                self.cut_off(ply, m, depth);
+                cut = true;
                 break;
+            }
+        }
+        if !cut {
+            self.gen_ordered(pos, ply, tt_move);
+            let n = self.moves[ply].len();
+            for i in 0..n {
+                let m = self.pick(ply, i);
+                if staged[..n_staged].contains(&Some(m)) {
+                    continue;
+                }
+                let v = self.child(pos, ctx, m, searched, depth, ply, alpha, beta, is_pv);
+                searched += 1;
+                if self.stopped {
+                    self.path.pop();
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_move = Some(m);
+                }
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    self.cut_off(ply, m, depth);
+                    break;
+                }
             }
         }
         self.path.pop();
@@ -386,11 +412,66 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(
-            key,
-            Entry { score: to_tt(best, ply), depth: depth.clamp(0, 255) as u8, bound, mv: best_idx },
-        );
+        let mv = best_move.map(|m| self.heur.move_code(m));
+        self.shared
+            .tt
+            .store(key, Entry { score: to_tt(best, ply), depth: depth.clamp(0, 255) as u8, bound, mv });
         best
+    }
+
+    /// Searches `m`, the `i`-th move searched at a node of `depth`
+    /// (`pos` before the move): the first with the whole window, the
+    /// others with a null window (late quiet ones reduced first), again
+    /// with the whole window when they raise alpha in a PV node.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn child(
+        &mut self,
+        pos: &mut G,
+        ctx: &mut SearchCtx,
+        m: G::Move,
+        i: usize,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        is_pv: bool,
+    ) -> i32 {
+        // Extensions only in the first `root_depth` plies, so a path
+        // is at most twice as long as the iteration's depth.
+        let ext = (ply < self.root_depth as usize && self.heur.extend(pos, m)) as i32;
+        let r = if depth >= 3 && i >= 3 && ext == 0 && self.heur.reducible(pos, m) {
+            1 + (depth >= 5 && i >= 10) as i32
+        } else {
+            0
+        };
+        pos.play(m);
+        let nd = depth - 1 + ext;
+        let v = if i == 0 {
+            -self.pvs(pos, ctx, nd, ply + 1, -beta, -alpha)
+        } else {
+            let mut v = -self.pvs(pos, ctx, nd - r, ply + 1, -alpha - 1, -alpha);
+            if v > alpha && r > 0 {
+                v = -self.pvs(pos, ctx, nd, ply + 1, -alpha - 1, -alpha);
+            }
+            if v > alpha && v < beta && is_pv {
+                v = -self.pvs(pos, ctx, nd, ply + 1, -beta, -alpha);
+            }
+            v
+        };
+        pos.undo(m);
+        v
+    }
+
+    /// Killer and history updates for a move that caused a cut-off.
+    fn cut_off(&mut self, ply: usize, m: G::Move, depth: i32) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+        let slot = self.heur.history_slot(m);
+        self.history[slot] += depth * depth;
     }
 
     /// One iteration at the root over `root_moves` (reordered in place:
@@ -441,15 +522,11 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         }
         if best.is_some() {
             root_moves[..=best_i].rotate_right(1);
-            let idx = {
-                let mut all = Vec::new();
-                pos.legal_moves(&mut all);
-                all.iter().position(|&x| x == root_moves[0].0).map(|j| j as u16)
-            };
+            let mv = Some(self.heur.move_code(root_moves[0].0));
             let b = best.unwrap_or(0);
             if !self.stopped && b > -WIN {
                 let bound = if b >= beta { Bound::Lower } else { Bound::Exact };
-                self.shared.tt.store(key, Entry { score: to_tt(b, 0), depth: depth as u8, bound, mv: idx });
+                self.shared.tt.store(key, Entry { score: to_tt(b, 0), depth: depth as u8, bound, mv });
             }
         }
         best
@@ -477,7 +554,13 @@ fn from_tt(v: i32, ply: usize) -> i32 {
 }
 
 /// The principal variation read from the table, starting with `first`.
-fn pv_from_tt<G: Game>(root: &G, tt: &Tt, first: G::Move, max: usize) -> Vec<G::Move> {
+fn pv_from_tt<G: Game, H: Heuristics<G>>(
+    root: &G,
+    heur: &H,
+    tt: &Tt,
+    first: G::Move,
+    max: usize,
+) -> Vec<G::Move> {
     let mut pos = root.clone();
     let mut pv = vec![first];
     let mut seen = HashSet::new();
@@ -485,10 +568,10 @@ fn pv_from_tt<G: Game>(root: &G, tt: &Tt, first: G::Move, max: usize) -> Vec<G::
     pos.play(first);
     let mut moves = Vec::new();
     while pv.len() < max && pos.outcome().is_none() && seen.insert(pos.hash()) {
-        let Some(Entry { mv: Some(i), .. }) = tt.probe(pos.hash()) else { break };
+        let Some(Entry { mv: Some(code), .. }) = tt.probe(pos.hash()) else { break };
         moves.clear();
         pos.legal_moves(&mut moves);
-        let Some(&m) = moves.get(i as usize) else { break };
+        let Some(&m) = moves.iter().find(|&&m| heur.move_code(m) == code) else { break };
         pv.push(m);
         pos.play(m);
     }
@@ -516,8 +599,9 @@ pub fn search<G: Game, H: Heuristics<G>>(
     // Root order: the table's move, then the game's order.
     let mut scores = Vec::new();
     heur.order(root, &moves, &mut scores);
-    if let Some(Entry { mv: Some(i), .. }) = tt.probe(root.hash())
-        && let Some(s) = scores.get_mut(i as usize)
+    if let Some(Entry { mv: Some(code), .. }) = tt.probe(root.hash())
+        && let Some(i) = moves.iter().position(|&m| heur.move_code(m) == code)
+        && let Some(s) = scores.get_mut(i)
     {
         *s = i32::MAX;
     }
@@ -604,7 +688,7 @@ pub fn search<G: Game, H: Heuristics<G>>(
             ctx.nodes = start_nodes + s.nodes + shared.helper_nodes.load(Relaxed);
             let Some(v) = value else { break };
             let best = root_moves[0].0;
-            let pv = pv_from_tt(root, tt, best, depth as usize + 4);
+            let pv = pv_from_tt(root, heur, tt, best, depth as usize + 4);
             if !s.stopped {
                 ctx.report(depth, Some(score_of(v)), format_pv(root, &pv));
             }

@@ -40,8 +40,7 @@ pub struct Entry {
     pub score: i32,
     pub depth: u8,
     pub bound: Bound,
-    /// The best move's index in the position's legal move list (in
-    /// generation order), if one is known.
+    /// The best move's code (`Heuristics::move_code`), if one is known.
     pub mv: Option<u16>,
 }
 

@@ -1,8 +1,12 @@
 //! The board: stacks of pieces on hex cells, with make/unmake of single
 //! piece moves.
 
-use super::hex::{CELLS, Cell, NOWHERE, nb};
-use super::piece::{Bug, NO_PIECE, PIECES, Piece, PieceTable, colour};
+use super::hex::{CELLS, Cell, NOWHERE, nb, opposite};
+use super::piece::{Bug, MAX_PER_SIDE, NO_PIECE, PER_SIDE, PIECES, Piece, PieceTable, colour};
+
+/// The piece slot no game uses (the last of Black's), where the neighbour
+/// masks' updates of empty cells go.
+const SPARE: Piece = (PIECES - 1) as Piece;
 
 /// Where every piece is. A cell holds a stack (height up to 7 with the
 /// standard pieces, more with extra beetles); `top` is its top piece and
@@ -22,6 +26,15 @@ pub struct Board {
     pub pieces: PieceTable,
     /// Bit `p` set if piece `p` is on the board on top of its stack.
     pub tops: u32,
+    /// For each cell, bit d set if its neighbour in direction d is
+    /// occupied.
+    pub ring: [u8; CELLS],
+    /// Bit `p` set if piece `p` is on the board (the others are in hand).
+    pub placed: u32,
+    /// For each piece on top of its stack: bit `q` set for each top piece
+    /// `q` of a neighbouring cell (the graph of the hive's stacks). Stale
+    /// for the other pieces.
+    pub nbr: [u32; PIECES],
 }
 
 impl Board {
@@ -35,6 +48,9 @@ impl Board {
             adj: [[0; CELLS]; 2],
             pieces,
             tops: 0,
+            ring: [0; CELLS],
+            placed: 0,
+            nbr: [0; PIECES],
         }
     }
 
@@ -71,21 +87,39 @@ impl Board {
         c != NOWHERE && self.top[c as usize] == p
     }
 
-    /// Updates `adj` when the top of `c` changes from `old` to `new`.
+    /// Updates `adj`, `ring` and `nbr` when the top of `c` changes from `old` to
+    /// `new` (either may be [`NO_PIECE`], not both).
+    ///
+    /// Without branches on the neighbours: [`NO_PIECE`] lands on the slot
+    /// and bit [`SPARE`], which no piece uses and no mask keeps.
     #[inline(always)]
     fn retop(&mut self, c: Cell, old: Piece, new: Piece) {
-        if old != NO_PIECE && new != NO_PIECE && colour(old) == colour(new) {
-            return;
+        const _: () = assert!(MAX_PER_SIDE < PER_SIDE && SPARE as usize == PIECES - 1);
+        let bit = |p: Piece| (1u32 << (p as u32 & 31)) & !(1 << SPARE);
+        let (old_bit, new_bit) = (bit(old), bit(new));
+        if old == NO_PIECE || new == NO_PIECE || colour(old) != colour(new) {
+            for d in 0..6 {
+                let n = nb(c, d) as usize;
+                if old != NO_PIECE {
+                    self.adj[colour(old)][n] -= 1;
+                } else {
+                    self.ring[n] |= 1 << opposite(d);
+                }
+                if new != NO_PIECE {
+                    self.adj[colour(new)][n] += 1;
+                } else {
+                    self.ring[n] &= !(1 << opposite(d));
+                }
+            }
         }
+        let mut m = 0;
         for d in 0..6 {
-            let n = nb(c, d) as usize;
-            if old != NO_PIECE {
-                self.adj[colour(old)][n] -= 1;
-            }
-            if new != NO_PIECE {
-                self.adj[colour(new)][n] += 1;
-            }
+            let t = self.top[nb(c, d) as usize] & 31;
+            m |= 1u32 << t;
+            let x = &mut self.nbr[t as usize];
+            *x = *x & !old_bit | new_bit;
         }
+        self.nbr[(new & 31) as usize] = m & !(1 << SPARE);
     }
 
     /// Puts `p` on top of the stack at `c`.
@@ -97,6 +131,7 @@ impl Board {
             self.tops &= !(1 << old);
         }
         self.tops |= 1 << p;
+        self.placed |= 1 << p;
         self.under[p as usize] = old;
         self.top[c as usize] = p;
         self.height[c as usize] += 1;
@@ -110,6 +145,7 @@ impl Board {
         let below = self.under[p as usize];
         self.retop(c, p, below);
         self.tops &= !(1 << p);
+        self.placed &= !(1 << p);
         if below != NO_PIECE {
             self.tops |= 1 << below;
         }
@@ -139,7 +175,7 @@ impl Board {
     /// True if every neighbour of `c` is occupied.
     #[inline]
     pub fn surrounded(&self, c: Cell) -> bool {
-        (0..6).all(|d| self.occupied(nb(c, d)))
+        self.ring[c as usize] == 63
     }
 
     /// Colour of the top piece at an occupied cell.

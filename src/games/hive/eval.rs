@@ -15,7 +15,7 @@ use super::Hive;
 use super::hex::{Cell, NOWHERE, nb};
 use super::movegen::SLIDE_DIRS;
 use super::mv::Move;
-use super::piece::{Bug, NO_PIECE, PER_SIDE, Piece, colour};
+use super::piece::{Bug, NO_PIECE, PER_SIDE, PIECES, Piece, colour};
 use crate::search::pvs::Heuristics;
 
 /// The weights of the evaluation, in one place.
@@ -52,51 +52,46 @@ pub const W: Weights = Weights {
     queen_free: 10,
 };
 
+/// The table code of a pass (pieces are below 32, so moves code below
+/// `32 << 10`).
+const PASS_CODE: u16 = 0xFFFE;
+
 /// The evaluator and move-ordering hints of the `alphabeta` player.
 pub struct HiveEval;
-
-/// Bit d set if the neighbour of `c` in direction d is occupied.
-#[inline(always)]
-fn neighbour_mask(g: &Hive, c: Cell) -> usize {
-    let b = &g.board;
-    let mut m = 0;
-    for d in 0..6 {
-        m |= (b.occupied(nb(c, d)) as usize) << d;
-    }
-    m
-}
 
 /// True if a lone ground piece at `c` can slide to some neighbour
 /// (freedom to move, keeping contact).
 #[inline]
 fn can_slide(g: &Hive, c: Cell) -> bool {
-    SLIDE_DIRS[neighbour_mask(g, c)] != 0
+    SLIDE_DIRS[g.board.ring[c as usize] as usize] != 0
 }
 
 /// The score from White's point of view.
 pub fn evaluate_white(g: &Hive) -> i32 {
+    // A reference: `W.x[i]` of the constant copies the array each time.
+    let w = &W;
     let b = &g.board;
     let pinned = g.articulation_mask();
     let queen_cell = [b.cell[0], b.cell[PER_SIDE]];
-    let queen_down = [queen_cell[0] != NOWHERE, queen_cell[1] != NOWHERE];
     let mut score = [0i32; 2];
     // Movable flags and far-travellers per colour.
     let mut movable = 0u32;
     let mut far = [0i32; 2];
-    for p in b.pieces.all() {
-        if b.cell[p as usize] == NOWHERE {
-            score[colour(p)] += W.hand[g.bug(p) as usize];
-        }
+    let mut hand = b.pieces.mask() & !b.placed;
+    while hand != 0 {
+        let p = hand.trailing_zeros() as Piece;
+        hand &= hand - 1;
+        score[colour(p)] += w.hand[g.bug(p) as usize];
     }
-    let mut tops = b.tops;
+    // The top pieces of the sides with their queen down (the others
+    // cannot move).
+    let side = |s: usize| if queen_cell[s] != NOWHERE { 0xFFFFu32 << (s * PER_SIDE) } else { 0 };
+    let mut tops = b.tops & (side(0) | side(1));
     while tops != 0 {
         let p = tops.trailing_zeros() as Piece;
         tops &= tops - 1;
         let s = colour(p);
         let c = b.cell[p as usize];
-        if !queen_down[s] {
-            continue;
-        }
         let h = b.h(c);
         let mut kind = g.bug(p);
         if kind == Bug::Mosquito {
@@ -109,7 +104,7 @@ pub fn evaluate_white(g: &Hive) -> i32 {
                     let n = nb(c, d);
                     if b.occupied(n) {
                         let k = g.bug(b.top_at(n));
-                        if k != Bug::Mosquito && W.mobile[k as usize] > W.mobile[best as usize] {
+                        if k != Bug::Mosquito && w.mobile[k as usize] > w.mobile[best as usize] {
                             best = k;
                         }
                     }
@@ -127,7 +122,7 @@ pub fn evaluate_white(g: &Hive) -> i32 {
             continue;
         }
         movable |= 1 << p;
-        let mut v = W.mobile[kind as usize];
+        let mut v = w.mobile[kind as usize];
         if h > 1 {
             v *= 2;
         }
@@ -156,7 +151,7 @@ pub fn evaluate_white(g: &Hive) -> i32 {
             if colour(t) == e {
                 halves += 2;
                 if b.h(n) > 1 || tb == Bug::Beetle {
-                    score[e] += W.beetle_near_queen;
+                    score[e] += w.beetle_near_queen;
                 }
             } else {
                 halves += if movable >> t & 1 != 0 { 1 } else { 2 };
@@ -174,18 +169,18 @@ pub fn evaluate_white(g: &Hive) -> i32 {
                 }
             }
         }
-        score[s] -= W.pressure[halves.min(12)];
+        score[s] -= w.pressure[halves.min(12)];
         if b.h(q) > 1 {
-            score[s] -= W.beetle_on_queen;
+            score[s] -= w.beetle_on_queen;
         }
         if guard {
-            score[s] += W.pillbug_guard;
+            score[s] += w.pillbug_guard;
         }
         if occupied >= 3 {
-            score[s] -= W.threat * far[e].min(6 - occupied);
+            score[s] -= w.threat * far[e].min(6 - occupied);
         }
         if movable & 1 << (s * PER_SIDE) != 0 {
-            score[s] += W.queen_free;
+            score[s] += w.queen_free;
         }
     }
     score[0] - score[1]
@@ -245,6 +240,26 @@ impl Heuristics<Hive> for HiveEval {
         }));
     }
 
+    /// The piece and the destination (the origin is the piece's cell):
+    /// `piece << 10 | to`, a pass [`PASS_CODE`].
+    fn move_code(&self, m: Move) -> u16 {
+        if m.is_pass() { PASS_CODE } else { (m.piece as u16) << 10 | m.to & 1023 }
+    }
+
+    fn code_move(&self, g: &Hive, code: u16) -> Option<Move> {
+        if code == PASS_CODE {
+            return None;
+        }
+        let piece = (code >> 10) as Piece;
+        let from = g.board.cell[piece as usize % PIECES];
+        let m = Move { piece, from, to: code & 1023 };
+        g.is_legal(m).then_some(m)
+    }
+
+    fn legal(&self, g: &Hive, m: Move) -> bool {
+        g.is_legal(m)
+    }
+
     fn history_slot(&self, m: Move) -> usize {
         if m.piece == NO_PIECE { 0 } else { (m.piece as usize) << 10 | m.to as usize & 1023 }
     }
@@ -263,7 +278,7 @@ impl Heuristics<Hive> for HiveEval {
             && !b.occupied(m.to)
             && [b.cell[0], b.cell[PER_SIDE]]
                 .iter()
-                .any(|&q| next_to(q, m.to) && !next_to(q, m.from) && b.occupied_neighbours(q) == 4)
+                .any(|&q| next_to(q, m.to) && !next_to(q, m.from) && b.ring[q as usize].count_ones() == 4)
     }
 }
 

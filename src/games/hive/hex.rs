@@ -41,6 +41,26 @@ pub fn nb(c: Cell, d: usize) -> Cell {
     (c + OFFSET[d]) & 1023
 }
 
+/// Bit d set, for the direction d with `nb(a, d) == o`, in the entry
+/// `(o - a) mod 1024` (0 for the cells not next to `a`).
+const TOWARD: [u8; 1024] = {
+    let mut t = [0u8; 1024];
+    let mut d = 0;
+    while d < 6 {
+        t[OFFSET[d] as usize] = 1 << d;
+        d += 1;
+    }
+    t
+};
+
+/// The bit of the direction from `a` to its neighbour `o` (0 if `o` is
+/// not a neighbour of `a`), for masks of neighbours such as
+/// `Board::ring`.
+#[inline(always)]
+pub fn toward(a: Cell, o: Cell) -> u8 {
+    TOWARD[(o.wrapping_sub(a) & 1023) as usize]
+}
+
 /// The direction after `d`, clockwise.
 #[inline(always)]
 pub fn cw(d: usize) -> usize {
@@ -141,6 +161,16 @@ mod tests {
                 let (l, r) = (nb(c, ccw(d)), nb(c, cw(d)));
                 assert!((0..6).any(|e| nb(n, e) == l));
                 assert!((0..6).any(|e| nb(n, e) == r));
+            }
+        }
+    }
+
+    #[test]
+    fn toward_names_the_direction_of_a_neighbour() {
+        for a in [0u16, 31, 32, 500, ORIGIN, 1023] {
+            for o in 0..1024u16 {
+                let want = (0..6).filter(|&d| nb(a, d) == o).fold(0u8, |m, d| m | 1 << d);
+                assert_eq!(toward(a, o), want, "{a} {o}");
             }
         }
     }

@@ -7,7 +7,7 @@
 //! was alone there (every ground mover).
 
 use super::Hive;
-use super::hex::{Cell, CellSet, NOWHERE, ORIGIN, ccw, cw, nb};
+use super::hex::{CELLS, Cell, CellSet, NOWHERE, ORIGIN, ccw, cw, nb, toward};
 use super::mv::Move;
 use super::piece::{Bug, NO_PIECE, PER_SIDE, PIECES, Piece, colour};
 
@@ -165,38 +165,25 @@ impl Hive {
     /// point of the hive (removing it splits the hive).
     ///
     /// Tarjan's low-link on the graph of top pieces, each piece's
-    /// neighbours a bit mask built without branches (an empty cell's top
-    /// is [`NO_PIECE`], which lands on the unused bit 63). In an
-    /// undirected depth-first search a visited neighbour of a newly
+    /// neighbours the bit mask the board keeps up to date (`Board::nbr`).
+    /// In an undirected depth-first search a visited neighbour of a newly
     /// entered piece (other than its parent) is an ancestor, so its back
     /// edges are read once, on entry.
     pub fn articulation_mask(&self) -> u32 {
-        const _: () = assert!(PIECES <= 32 && NO_PIECE as usize & 63 >= PIECES);
+        const _: () = assert!(PIECES <= 32);
         let b = &self.board;
-        let mut adj = [0u64; 64];
-        let mut start = NO_PIECE;
-        let mut tops = b.tops;
-        while tops != 0 {
-            let p = tops.trailing_zeros() as Piece;
-            tops &= tops - 1;
-            let c = b.cell[p as usize];
-            start = p;
-            let mut m = 0u64;
-            for d in 0..6 {
-                m |= 1u64 << (b.top_at(nb(c, d)) & 63);
-            }
-            adj[p as usize] = m & !(1u64 << 63);
-        }
-        if start == NO_PIECE {
+        let adj = &b.nbr;
+        if b.tops == 0 {
             return 0;
         }
-        let mut disc = [0u8; 64];
-        let mut low = [0u8; 64];
+        let start = 31 - b.tops.leading_zeros() as Piece;
+        let mut disc = [0u8; PIECES];
+        let mut low = [0u8; PIECES];
         // The path: piece per depth.
-        let mut path = [0u8; 64];
+        let mut path = [0u8; PIECES];
         let mut mask = 0u32;
         let r = start as usize;
-        let mut visited = 1u64 << r;
+        let mut visited = 1u32 << r;
         disc[r] = 1;
         low[r] = 1;
         path[0] = r as u8;
@@ -210,10 +197,10 @@ impl Hive {
                 let q = next.trailing_zeros() as usize;
                 time += 1;
                 disc[q] = time;
-                visited |= 1u64 << q;
+                visited |= 1u32 << q;
                 // Back edges to ancestors other than the parent `p`.
                 let mut l = time;
-                let mut back = adj[q] & visited & !(1u64 << p) & !(1u64 << q);
+                let mut back = adj[q] & visited & !(1u32 << p) & !(1u32 << q);
                 while back != 0 {
                     l = l.min(disc[back.trailing_zeros() as usize]);
                     back &= back - 1;
@@ -242,13 +229,115 @@ impl Hive {
         mask
     }
 
-    /// Moves of pieces on the board and pillbug throws.
-    fn movements<S: Sink>(&self, sink: &mut S) {
+    /// True if the stack at `c` holds the hive together: the hive of the
+    /// other stacks falls apart without it (the cell form of
+    /// [`Self::articulation_mask`], for one cell).
+    ///
+    /// Neighbours of `c` in one unbroken run around it touch each other;
+    /// only with two runs or more does a flood of the hive from the first
+    /// run, not passing `c`, have to reach the others.
+    pub fn splits_hive(&self, c: Cell) -> bool {
+        let b = &self.board;
+        let ring = b.ring[c as usize];
+        // Bit d: a run starts at d (d occupied, the cell before it not).
+        let mut starts = ring & !(ring << 1 | ring >> 5) & 63;
+        if starts.count_ones() <= 1 {
+            return false;
+        }
+        let first = nb(c, starts.trailing_zeros() as usize);
+        starts &= starts - 1;
+        let mut seen = CellSet::new();
+        seen.insert(c);
+        seen.insert(first);
+        let mut stack = [0 as Cell; 64];
+        stack[0] = first;
+        let mut n = 1;
+        while n > 0 {
+            n -= 1;
+            let a = stack[n];
+            for d in 0..6 {
+                let x = nb(a, d);
+                if b.occupied(x) && seen.insert(x) {
+                    stack[n] = x;
+                    n += 1;
+                }
+            }
+            // Every other run reached: the hive holds without `c`.
+            let mut rest = starts;
+            let mut all = true;
+            while rest != 0 {
+                let d = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                if !seen.contains(nb(c, d)) {
+                    all = false;
+                    break;
+                }
+            }
+            if all {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// True if `mv` is one of the moves [`Self::generate`] lists, found
+    /// without listing them all (the moves of one piece). A pass is
+    /// answered false: it is legal only when no other move is, which only
+    /// the whole list tells.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        let b = &self.board;
+        let p = mv.piece;
+        if self.outcome.is_some()
+            || mv.is_pass()
+            || p as usize >= PIECES
+            || p as usize % PER_SIDE >= b.pieces.per_side()
+            || mv.to as usize >= CELLS
+        {
+            return false;
+        }
+        let me = self.side();
+        let queen_in_hand = !b.on_board((me * PER_SIDE) as Piece);
+        if mv.from == NOWHERE {
+            if colour(p) != me || b.on_board(p) {
+                return false;
+            }
+            let turn = self.ply / 2 + 1;
+            let bg = b.bug(p);
+            if (bg == Bug::Queen && turn == 1) || (bg != Bug::Queen && queen_in_hand && turn == 4) {
+                return false;
+            }
+            // Only the lowest-numbered piece in hand of a bug is placed.
+            if b.pieces.of_bug(me, bg).find(|&q| !b.on_board(q)) != Some(p) {
+                return false;
+            }
+            let t = mv.to;
+            return match self.ply {
+                0 => t == ORIGIN,
+                1 => (0..6).any(|d| b.occupied(nb(t, d))) && !b.occupied(t),
+                _ => !b.occupied(t) && b.adj[me][t as usize] > 0 && b.adj[1 - me][t as usize] == 0,
+            };
+        }
+        if queen_in_hand || b.cell[p as usize] != mv.from || !b.is_top(p) || p == self.last_moved {
+            return false;
+        }
+        let ground = b.h(mv.from) == 1;
+        if colour(p) == me && (!ground || !self.splits_hive(mv.from)) && self.reaches(p, mv.from, mv.to) {
+            return true;
+        }
+        // A throw (of a piece alone on its cell).
+        ground && {
+            let (throws, n) = self.throws(|x| self.splits_hive(b.cell[x as usize]));
+            throws[..n].contains(&(p, mv.to))
+        }
+    }
+
+    /// The pillbug throws of the side to move, as (piece, landing cell):
+    /// the pillbug's power and a mosquito's beside a pillbug, neither
+    /// stunned, on a piece alone on its cell that is neither stunned nor
+    /// pinned (`pinned` tells).
+    fn throws(&self, pinned: impl Fn(Piece) -> bool) -> ([(Piece, Cell); MAX_THROWS], usize) {
         let b = &self.board;
         let me = self.side();
-        let pinned = self.articulation_mask();
-        let is_pinned = |p: Piece| pinned >> p & 1 != 0;
-        // Pillbug power: the throws, as (piece, landing cell).
         let mut throws = [(NO_PIECE, NOWHERE); MAX_THROWS];
         let mut n_throws = 0;
         let mut users = [NOWHERE; 2];
@@ -281,7 +370,7 @@ impl Hive {
                     continue;
                 }
                 let x = b.top_at(n);
-                if x == self.last_moved || is_pinned(x) {
+                if x == self.last_moved || pinned(x) {
                     continue;
                 }
                 // Up onto the user (height 1) from the ground.
@@ -305,6 +394,16 @@ impl Hive {
                 }
             }
         }
+        (throws, n_throws)
+    }
+
+    /// Moves of pieces on the board and pillbug throws.
+    fn movements<S: Sink>(&self, sink: &mut S) {
+        let b = &self.board;
+        let me = self.side();
+        let pinned = self.articulation_mask();
+        let is_pinned = |p: Piece| pinned >> p & 1 != 0;
+        let (throws, n_throws) = self.throws(is_pinned);
         let throws = &throws[..n_throws];
         for p in b.pieces.side(me) {
             if !b.is_top(p) || p == self.last_moved {
@@ -383,10 +482,11 @@ impl Hive {
         }
     }
 
-    /// Occupied, with the moving piece (alone at `o`) taken away.
+    /// The occupied neighbours of `a` (bit d: direction d), with the
+    /// moving piece (alone at `o`) taken away.
     #[inline(always)]
-    fn occ_x(&self, c: Cell, o: Cell) -> bool {
-        c != o && self.board.occupied(c)
+    fn ring_x(&self, a: Cell, o: Cell) -> usize {
+        (self.board.ring[a as usize] & !toward(a, o)) as usize
     }
 
     /// Height, with the moving ground piece at `o` taken away.
@@ -400,13 +500,7 @@ impl Hive {
     /// step is occupied (both: a gate; neither: contact lost).
     #[inline(always)]
     fn slide(&self, a: Cell, d: usize, o: Cell) -> Option<Cell> {
-        let t = nb(a, d);
-        if self.occ_x(t, o) {
-            return None;
-        }
-        let l = self.occ_x(nb(a, ccw(d)), o);
-        let r = self.occ_x(nb(a, cw(d)), o);
-        if l != r { Some(t) } else { None }
+        if SLIDE_DIRS[self.ring_x(a, o)] >> d & 1 != 0 { Some(nb(a, d)) } else { None }
     }
 
     /// One ground slide (queen, pillbug).
@@ -470,10 +564,16 @@ impl Hive {
         }
     }
 
-    /// Every cell reachable by slides. Each visited cell reads its six
-    /// neighbours once and takes its slide directions from
-    /// [`SLIDE_DIRS`].
+    /// Every cell reachable by slides. Each visited cell takes its slide
+    /// directions from [`SLIDE_DIRS`] of its neighbour mask.
     fn ant(&self, o: Cell, set: &mut CellSet) {
+        self.ant_flood(o, set, NOWHERE);
+    }
+
+    /// The ant's flood from `o`, adding the cells reached to `set`;
+    /// stops, true, as soon as it reaches `target`.
+    #[inline(always)]
+    fn ant_flood(&self, o: Cell, set: &mut CellSet, target: Cell) -> bool {
         let mut seen = CellSet::new();
         seen.insert(o);
         let mut stack = [0 as Cell; 128];
@@ -482,17 +582,16 @@ impl Hive {
         while n > 0 {
             n -= 1;
             let a = stack[n];
-            let mut occ = 0;
-            for d in 0..6 {
-                occ |= (self.occ_x(nb(a, d), o) as usize) << d;
-            }
-            let mut dirs = SLIDE_DIRS[occ];
+            let mut dirs = SLIDE_DIRS[self.ring_x(a, o)];
             while dirs != 0 {
                 let d = dirs.trailing_zeros() as usize;
                 dirs &= dirs - 1;
                 let t = nb(a, d);
                 if seen.insert(t) {
                     set.insert(t);
+                    if t == target {
+                        return true;
+                    }
                     if n < stack.len() {
                         stack[n] = t;
                         n += 1;
@@ -500,6 +599,21 @@ impl Hive {
                 }
             }
         }
+        false
+    }
+
+    /// True if `p` (on top at `from`, free to leave it) reaches `to` by
+    /// its own movement; an ant's flood stops there.
+    fn reaches(&self, p: Piece, from: Cell, to: Cell) -> bool {
+        let mut set = CellSet::new();
+        if self.bug(p) == Bug::Ant && self.board.h(from) == 1 {
+            // An ant lands on an empty cell touching the hive.
+            return !self.board.occupied(to)
+                && self.ring_x(to, from) != 0
+                && self.ant_flood(from, &mut set, to);
+        }
+        self.piece_moves(p, from, &mut set);
+        set.contains(to)
     }
 
     /// Up onto the hive, one step on top, down to an empty cell.

@@ -140,6 +140,13 @@ impl PieceTable {
         self.per_side as usize
     }
 
+    /// Bit `p` set for every piece `p` of the game.
+    #[inline(always)]
+    pub fn mask(&self) -> u32 {
+        let side = (1u32 << self.per_side) - 1;
+        side | side << PER_SIDE
+    }
+
     /// The piece numbers of `side`.
     #[inline(always)]
     pub fn side(&self, side: usize) -> std::ops::Range<Piece> {

@@ -395,6 +395,20 @@ fn random_games_keep_the_hive_whole_and_undo_exactly() {
             // The mask of pieces on top of their stacks, by its definition.
             let tops = (0..32u8).filter(|&p| g.board.is_top(p)).fold(0u32, |m, p| m | 1 << p);
             assert_eq!(g.board.tops, tops);
+            let placed = g.pieces().all().filter(|&p| g.board.on_board(p)).fold(0u32, |m, p| m | 1 << p);
+            assert_eq!(g.board.placed, placed);
+            assert_eq!(g.pieces().all().fold(0u32, |m, p| m | 1 << p), g.pieces().mask());
+            // The occupied neighbours of each cell, by their definition.
+            for c in 0..1024u16 {
+                let m = (0..6).filter(|&d| g.board.occupied(nb(c, d))).fold(0u8, |m, d| m | 1 << d);
+                assert_eq!(g.board.ring[c as usize], m, "ring of {c}");
+            }
+            // The neighbour masks of the top pieces, by their definition.
+            for c in g.board.occupied_cells() {
+                let around = (0..6).map(|d| nb(c, d)).filter(|&n| g.board.occupied(n));
+                let m = around.fold(0u32, |m, n| m | 1 << g.board.top_at(n));
+                assert_eq!(g.board.nbr[g.board.top_at(c) as usize], m);
+            }
             // Pinned pieces by brute force equal the articulation points.
             let mask = g.articulation_mask();
             for c in g.board.occupied_cells() {
@@ -404,6 +418,11 @@ fn random_games_keep_the_hive_whole_and_undo_exactly() {
                 let mut h = g.clone();
                 let p = h.board.pop(c);
                 assert_eq!(mask >> p & 1 != 0, !connected(&h), "pinned {p}\n{}", g.render(false));
+            }
+            // The one-cell test agrees with the mask on every stack.
+            for c in g.board.occupied_cells() {
+                let p = g.board.top_at(c);
+                assert_eq!(g.splits_hive(c), mask >> p & 1 != 0, "cell of {p}\n{}", g.render(false));
             }
             // Placement cells by their definition: empty, touching a top
             // piece of the side to move and none of the other side.
@@ -638,4 +657,45 @@ fn fast_and_slow_generators_agree_on_random_games() {
             g.play(moves[(x >> 33) as usize % moves.len()]);
         }
     }
+}
+
+/// `is_legal` answers for one move what the list of all moves says: on
+/// random games of several types, for the moves of the position and the
+/// moves of the positions around it (as the search's killer and table
+/// moves come from other positions).
+#[test]
+fn is_legal_agrees_with_the_move_list() {
+    let mut x = 0x9E37_79B9_u64;
+    let mut checked = 0;
+    for (game, ty) in
+        ["Base+MLP", "Base+P", "Base", "Base+MP", "Base+ML+S1B3"].iter().cycle().take(20).enumerate()
+    {
+        let mut g: Hive = Hive::new(ty.parse::<super::GameType>().unwrap());
+        let mut near: Vec<Move> = Vec::new();
+        for _ in 0..70 + game {
+            if g.outcome().is_some() {
+                break;
+            }
+            let moves = g.moves();
+            // Moves of the positions one move on.
+            for &m in moves.iter().step_by(7) {
+                g.play(m);
+                near.extend(g.moves().into_iter().step_by(3));
+                g.undo(m);
+            }
+            near.extend(moves.iter().copied());
+            near.push(Move::PASS);
+            for &m in &near {
+                let listed = moves.contains(&m) && !m.is_pass();
+                assert_eq!(g.is_legal(m), listed, "{:?}\n{}", m, g.render(false));
+                checked += 1;
+            }
+            if near.len() > 600 {
+                near.drain(..near.len() - 300);
+            }
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            g.play(moves[(x >> 33) as usize % moves.len()]);
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
 }
