@@ -201,8 +201,10 @@ fn bad_input_changes_nothing() {
 fn go_then_stop_and_isready_during_search() {
     let mut e = Engine::start("stop");
     e.cmd("newgame Connect4");
-    // One stone: the empty board is answered from the opening book.
-    e.cmd("play 4");
+    // Three stones: positions of fewer are answered from the opening book.
+    for _ in 0..3 {
+        e.cmd("play 4");
+    }
     e.send("go infinite");
     // isready is answered while the search runs; info lines may come first.
     e.send("isready");
@@ -222,12 +224,12 @@ fn go_then_stop_and_isready_during_search() {
     assert_eq!(bm.len(), 1, "{go_reply:?}");
     assert!(["1", "2", "3", "4", "5", "6", "7"].contains(&bm[0].strip_prefix("bestmove ").unwrap()));
     // ...then the waiting commands in order, then stop's own ok.
-    assert_eq!(e.read_reply(), vec!["Connect4;InProgress;Red[2];4;4", "ok"]);
+    assert_eq!(e.read_reply(), vec!["Connect4;InProgress;Red[3];4;4;4;4", "ok"]);
     assert_eq!(e.read_reply(), vec!["1;2;3;4;5;6;7", "ok"]);
     assert_eq!(e.read_reply(), vec!["ok"]);
     // stop with no search: just ok.
     assert_eq!(e.cmd("stop"), Vec::<String>::new());
-    assert_eq!(e.one("play 4"), "Connect4;InProgress;Yellow[2];4;4;4");
+    assert_eq!(e.one("play 4"), "Connect4;InProgress;Yellow[3];4;4;4;4;4");
     assert_eq!(e.close(), 0);
 }
 
@@ -413,8 +415,10 @@ fn perft_subcommand() {
 fn sigint_stops_a_search_like_uhp_viewers_expect() {
     let mut e = Engine::start("sigint");
     e.cmd("newgame Connect4");
-    // One stone: the empty board is answered from the opening book.
-    e.cmd("play 4");
+    // Three stones: positions of fewer are answered from the opening book.
+    for _ in 0..3 {
+        e.cmd("play 4");
+    }
     e.send("bestmove time 01:00:00");
     // Make sure the search has started before interrupting it.
     assert_eq!(e.one("isready"), "readyok");
@@ -426,6 +430,6 @@ fn sigint_stops_a_search_like_uhp_viewers_expect() {
     assert!(["1", "2", "3", "4", "5", "6", "7"].contains(&r[0].as_str()), "{r:?}");
     // The engine is still alive and well.
     assert_eq!(e.one("isready"), "readyok");
-    assert_eq!(e.one("play 4"), "Connect4;InProgress;Red[2];4;4");
+    assert_eq!(e.one("play 4"), "Connect4;InProgress;Red[3];4;4;4;4");
     assert_eq!(e.close(), 0);
 }

@@ -385,9 +385,9 @@ mod tests {
 
     #[test]
     fn analyze_with_a_limit_marks_unproven_columns() {
-        // Two stones: past the opening book, so the solver runs.
+        // Three stones: past the opening book's columns, so the solver runs.
         let mut g = Connect4::standard();
-        g.play_sequence("44").unwrap();
+        g.play_sequence("444").unwrap();
         let limits = crate::search::Limits { nodes: Some(1), ..Default::default() };
         let line = analyze_with(&g, "", limits.clone()).unwrap();
         assert_eq!(line[0], "? ? ? ? ? ? ?");

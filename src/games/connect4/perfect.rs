@@ -457,8 +457,8 @@ mod tests {
     #[test]
     fn time_limit_gives_a_move_with_an_unproven_score() {
         let o = options(&[]);
-        // Two stones: past the opening book.
-        let g = game("Connect4", "44");
+        // Three stones: past the opening book's columns.
+        let g = game("Connect4", "444");
         let limits = Limits { movetime: Some(Duration::from_millis(30)), ..Limits::default() };
         let (m, reports) = think(&mut Perfect::new(&o), &g, &o, limits.clone(), 1);
         assert!(m < 7);
