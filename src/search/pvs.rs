@@ -353,38 +353,15 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         let mut staged: [Option<G::Move>; 3] = [None; 3];
         let mut n_staged = 0;
         let mut searched = 0;
+        let mut cut = false;
         let candidates = [tt_move, self.killers[ply][0], self.killers[ply][1]];
-        // `i` runs over the three candidates, then over the generated moves
-        // (generated only if no candidate cut off).
-        let mut i = 0;
-        let mut generated: Option<usize> = None;
-        loop {
-            let m = if i < candidates.len() {
-                let c = i;
-                i += 1;
-                let Some(m) = candidates[c] else { continue };
-                if staged[..n_staged].contains(&Some(m)) || (c > 0 && !self.heur.legal(pos, m)) {
-                    continue;
-                }
-                staged[n_staged] = Some(m);
-                n_staged += 1;
-                m
-            } else {
-                let n = *generated.get_or_insert_with(|| {
-                    self.gen_ordered(pos, ply, tt_move);
-                    self.moves[ply].len()
-                });
-                let k = i - candidates.len();
-                if k >= n {
-                    break;
-                }
-                i += 1;
-                let m = self.pick(ply, k);
-                if staged[..n_staged].contains(&Some(m)) {
-                    continue;
-                }
-                m
-            };
+        for (c, &m) in candidates.iter().enumerate() {
+            let Some(m) = m else { continue };
+            if staged[..n_staged].contains(&Some(m)) || (c > 0 && !self.heur.legal(pos, m)) {
+                continue;
+            }
+            staged[n_staged] = Some(m);
+            n_staged += 1;
             let v = self.child(pos, ctx, m, searched, depth, ply, alpha, beta, is_pv);
             searched += 1;
             if self.stopped {
@@ -398,7 +375,33 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
             alpha = alpha.max(v);
             if alpha >= beta {
                 self.cut_off(ply, m, depth);
+                cut = true;
                 break;
+            }
+        }
+        if !cut {
+            self.gen_ordered(pos, ply, tt_move);
+            let n = self.moves[ply].len();
+            for i in 0..n {
+                let m = self.pick(ply, i);
+                if staged[..n_staged].contains(&Some(m)) {
+                    continue;
+                }
+                let v = self.child(pos, ctx, m, searched, depth, ply, alpha, beta, is_pv);
+                searched += 1;
+                if self.stopped {
+                    self.path.pop();
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_move = Some(m);
+                }
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    self.cut_off(ply, m, depth);
+                    break;
+                }
             }
         }
         self.path.pop();
