@@ -379,6 +379,8 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
                 break;
             }
         }
+        // The generated moves: the same body as above, in a loop of its
+        // own (one loop over both measured 10% slower).
         if !cut {
             self.gen_ordered(pos, ply, tt_move);
             let n = self.moves[ply].len();
