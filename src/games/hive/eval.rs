@@ -278,7 +278,7 @@ impl Heuristics<Hive> for HiveEval {
             && !b.occupied(m.to)
             && [b.cell[0], b.cell[PER_SIDE]]
                 .iter()
-                .any(|&q| next_to(q, m.to) && !next_to(q, m.from) && b.ring[q as usize].count_ones() == 4)
+                .any(|&q| next_to(q, m.to) && !next_to(q, m.from) && b.occupied_neighbours(q) == 4)
     }
 }
 
