@@ -247,6 +247,59 @@ impl Geometry {
         (mask + self.bottom) & self.board
     }
 
+    /// True if the stones `pos` (cells of this board) hold four in a row.
+    #[inline]
+    pub fn has_four(&self, pos: u64) -> bool {
+        let h = self.height;
+        let mut any = 0;
+        for shift in [1, h, h + 1, h + 2] {
+            let m = pos & (pos >> shift);
+            any |= m & (m >> (2 * shift));
+        }
+        any != 0
+    }
+
+    /// Cells of the even rows (the 2nd, 4th, ... from the bottom).
+    #[inline]
+    pub fn even_rows(&self) -> u64 {
+        let mut col = 0u64;
+        let mut r = 1;
+        while r < self.height {
+            col |= 1 << r;
+            r += 2;
+        }
+        self.bottom * col
+    }
+
+    /// An upper bound of the score of a position whose side to move is the
+    /// first player (an even number of stones; `current` its stones) on a
+    /// board of even height, from the second player's follow-up strategy
+    /// (Allis's claimeven): answer every stone played on an odd row in the
+    /// same column, and a stone played on an even row (the playable cell
+    /// of a column of odd height) with the playable even cell of another
+    /// column of odd height (there is always one: the number of such
+    /// columns is even). Played so, the second player gets every empty
+    /// even-row cell that is not playable now, and the first player's
+    /// stones stay within the rest. If no four fits in that rest, the first
+    /// player cannot win (bound 0); if moreover a four of the second player
+    /// fits in its cells, the first player loses (bound -1). `None`: no
+    /// bound (odd height, or a four fits).
+    #[inline]
+    pub fn claimeven_bound(&self, current: u64, mask: u64) -> Option<i32> {
+        if !self.height.is_multiple_of(2) {
+            return None;
+        }
+        let second = (current ^ mask) | (self.even_rows() & !mask & !self.playable(mask));
+        let first_max = self.board & !second;
+        if self.has_four(first_max) {
+            None
+        } else if self.has_four(second) {
+            Some(-1)
+        } else {
+            Some(0)
+        }
+    }
+
     /// The left-right mirror image of a bitboard (any of current, mask or
     /// key: each column is moved as a whole).
     #[inline]

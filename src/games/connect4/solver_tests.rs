@@ -235,3 +235,33 @@ fn immediate_win_and_known_scores() {
         assert_eq!(solver.solve(Pos::from(&g.board), false), Range::exact(score), "{moves}");
     }
 }
+
+#[test]
+fn claimeven_bounds_hold_against_brute_force() {
+    // Every bound the second player's follow-up strategy gives is at least
+    // the exact score, on boards of even height, and some bounds are found.
+    let (mut found, mut losses) = (0, 0);
+    for (w, h, stones, seed) in [(4, 4, 4, 31), (5, 4, 6, 32), (6, 4, 8, 33), (7, 6, 28, 34), (7, 6, 30, 35)]
+    {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut brute = Brute { memo: HashMap::new() };
+        for _ in 0..200 {
+            let g = random_position(w, h, stones, &mut rng);
+            let geo = g.board.geometry();
+            // The bound is for the first player to move, who cannot win at once.
+            if geo.winning_cells(g.board.current(), g.board.mask()) & geo.playable(g.board.mask()) != 0 {
+                continue;
+            }
+            if let Some(cap) = geo.claimeven_bound(g.board.current(), g.board.mask()) {
+                let exact = brute.score(&mut g.clone());
+                assert!(exact <= cap, "{w}x{h} {:?}: score {exact} above the bound {cap}", g.board);
+                found += 1;
+                losses += (cap < 0) as usize;
+            }
+        }
+    }
+    assert!(found >= 40 && losses >= 5, "only {found} bounds, {losses} of them losses");
+    // Odd heights have no such strategy.
+    let g = Connect4::new(6, 5).unwrap();
+    assert_eq!(g.board.geometry().claimeven_bound(0, 0), None);
+}
