@@ -237,6 +237,25 @@ impl Solver {
         })
     }
 
+    /// Another solver on the same table (for another thread): what either
+    /// proves, both find; its own node count, budget and threads (1).
+    pub fn sharing(&self) -> Solver {
+        Solver {
+            geo: self.geo,
+            tt: Arc::clone(&self.tt),
+            order: self.order.clone(),
+            nodes: 0,
+            budget: Budget::default(),
+            aborted: false,
+            symmetry: self.symmetry,
+            prefetch: self.prefetch,
+            threads: 1,
+            perturb: 0,
+            busy: None,
+            moot: None,
+        }
+    }
+
     /// A helper of this solver for thread `id` (1, 2, ...): the same
     /// table and budget, plus the `done` flag.
     fn helper(&self, id: usize, done: &StopFlag) -> Solver {
