@@ -200,8 +200,9 @@ fn bad_input_changes_nothing() {
 #[test]
 fn go_then_stop_and_isready_during_search() {
     let mut e = Engine::start("stop");
+    // Without the opening book, three stones take the solver a minute.
+    e.cmd("setoption name OwnBook value false");
     e.cmd("newgame Connect4");
-    // Three stones: positions of fewer are answered from the opening book.
     for _ in 0..3 {
         e.cmd("play 4");
     }
@@ -414,8 +415,9 @@ fn perft_subcommand() {
 #[test]
 fn sigint_stops_a_search_like_uhp_viewers_expect() {
     let mut e = Engine::start("sigint");
+    // Without the opening book, three stones take the solver a minute.
+    e.cmd("setoption name OwnBook value false");
     e.cmd("newgame Connect4");
-    // Three stones: positions of fewer are answered from the opening book.
     for _ in 0..3 {
         e.cmd("play 4");
     }
@@ -431,5 +433,52 @@ fn sigint_stops_a_search_like_uhp_viewers_expect() {
     // The engine is still alive and well.
     assert_eq!(e.one("isready"), "readyok");
     assert_eq!(e.one("play 4"), "Connect4;InProgress;Red[3];4;4;4;4");
+    assert_eq!(e.close(), 0);
+}
+
+/// The value of `name` in an `info` line (`nodes 123` -> 123).
+fn info_field(line: &str, name: &str) -> Option<u64> {
+    let mut it = line.split_whitespace();
+    it.find(|&t| t == name)?;
+    it.next()?.parse().ok()
+}
+
+#[test]
+fn a_limitless_solve_reports_its_progress() {
+    let mut e = Engine::start("progress");
+    e.cmd("setoption name OwnBook value false");
+    e.cmd("newgame Connect4");
+    // The empty board takes the solver tens of seconds: the heartbeat
+    // counts its nodes.
+    e.send("go");
+    let beat = loop {
+        let l = e.line();
+        assert!(l.starts_with("info "), "{l}");
+        if l.starts_with("info time ") {
+            break l;
+        }
+    };
+    assert!(info_field(&beat, "nodes").is_some_and(|n| n > 0), "{beat}");
+    e.send("stop");
+    let r = e.read_reply();
+    assert_eq!(r.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{r:?}");
+    assert!(r.iter().any(|l| l.starts_with("info string perfect: not solved within the limits")), "{r:?}");
+    assert_eq!(e.close(), 0);
+}
+
+#[test]
+fn own_book_answers_the_opening_and_can_be_turned_off() {
+    let mut e = Engine::start("ownbook");
+    e.cmd("newgame Connect4");
+    let r = e.cmd("go nodes 1000");
+    assert!(r.contains(&"info string perfect: from the opening book".to_string()), "{r:?}");
+    assert!(r.iter().any(|l| l.contains(" score exact 1 ")), "{r:?}");
+    assert_eq!(r.last().unwrap(), "bestmove 4");
+    assert_eq!(e.cmd("analyze"), vec!["-2 -1 0 1 0 -1 -2"]);
+    e.cmd("setoption name OwnBook value false");
+    let r = e.cmd("go nodes 1000");
+    assert!(!r.iter().any(|l| l.contains("opening book")), "{r:?}");
+    assert!(r.iter().any(|l| l.contains("not solved within the limits")), "{r:?}");
+    assert_eq!(e.cmd("analyze nodes 1000").len(), 1);
     assert_eq!(e.close(), 0);
 }

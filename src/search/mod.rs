@@ -153,6 +153,11 @@ impl Progress {
     pub fn last_report_ms(&self) -> u64 {
         self.last_report_ms.load(Ordering::Relaxed)
     }
+    /// Counts `n` more nodes (a search that keeps its own counter, such as
+    /// the Connect Four solver, reports through this).
+    pub fn add_nodes(&self, n: u64) {
+        self.nodes.fetch_add(n, Ordering::Relaxed);
+    }
     /// The heartbeat printed a line at `ms`: the next one is due a second
     /// later.
     pub fn note_heartbeat(&self, ms: u64) {
@@ -257,6 +262,11 @@ impl<'a> SearchCtx<'a> {
 
     pub fn stop_flag(&self) -> &StopFlag {
         &self.stop
+    }
+
+    /// What this search shares with its watcher.
+    pub fn progress(&self) -> &Arc<Progress> {
+        &self.progress
     }
 
     pub fn elapsed(&self) -> Duration {

@@ -232,6 +232,7 @@ impl Game for Connect4 {
             OptionSpec::int("Depth", 8, 1, 64, "search depth of attack when go gives none"),
             OptionSpec::bool("Weak", false, "perfect: win/draw/loss only (faster)"),
             OptionSpec::bool("Variety", false, "perfect: random choice among equally good moves"),
+            OptionSpec::bool("OwnBook", true, "perfect and analyze: answer from the opening book (7x6)"),
             OptionSpec::int(
                 "Skill",
                 perfect::MAX_SKILL,
@@ -254,7 +255,9 @@ impl Game for Connect4 {
             "weak" => true,
             other => return Err(format!("analyze takes no argument or 'weak', not '{other}'")),
         };
-        if let Some(line) = book::column_line(self, weak) {
+        if perfect::own_book(ctx.options)
+            && let Some(line) = book::column_line(self, weak)
+        {
             return Ok(vec![line]);
         }
         let (mut solver, note) = perfect::make_solver(self.board.geometry(), perfect::hash_mb(ctx.options))?;

@@ -23,10 +23,17 @@
 //! Depth: `go depth N` with fewer than the plies left is an N-ply
 //! alpha-beta search with the `attack` evaluation (not a solve).
 //!
-//! Time: without a limit the solve always completes. With a limit (time,
-//! nodes, `stop`), the solver gets part of the time (25% below 12 stones,
-//! where it rarely finishes within a second, 50% from 12 on); if it has
-//! not finished, the columns no other column is proven better than go to
+//! Book: positions with fewer stones than the opening book's depth are
+//! answered from it (every column's score); at its depth the book gives
+//! the value, and the solver only looks for a column reaching it (one
+//! null-window test per column).
+//!
+//! Time: without a limit the solve always completes (an `info string`
+//! says what is proven each time it narrows, once the search is a second
+//! old). With a limit (time, nodes, `stop`), the solver decides win, draw
+//! or loss first, then the exact score, in 70% of the time (80% at the
+//! book's depth); if it has not finished, the columns no other column is
+//! proven better than go to
 //! the time-limited search of `heuristic.rs` (iterative-deepening
 //! alpha-beta with the threat-parity evaluation, its own table) for the
 //! rest of the time; a proven win (or draw) is kept unless that search
@@ -64,7 +71,14 @@ pub fn budget_of(ctx: &SearchCtx, solver_nodes: u64, share: f64) -> Budget {
         nodes: ctx.limits.nodes.map(|n| solver_nodes + n.saturating_sub(ctx.nodes)),
         stop: Some(ctx.stop_flag().clone()),
         done: None,
+        progress: None,
     }
+}
+
+/// `OwnBook` from the options (default true): answer from the opening
+/// book where it knows the position.
+pub fn own_book(o: &OptionValues) -> bool {
+    o.get_bool("OwnBook").unwrap_or(true)
 }
 
 /// `Threads` from the options (default 1).
@@ -185,7 +199,8 @@ impl Player<Connect4> for Perfect {
         }
         let weak = ctx.options.get_bool("Weak").unwrap_or(false);
         let variety = ctx.options.get_bool("Variety").unwrap_or(false);
-        if let Some(cols) = super::book::columns(pos) {
+        let book = own_book(ctx.options);
+        if let Some(cols) = super::book::columns(pos).filter(|_| book) {
             let columns: Vec<Option<Range>> = cols.iter().map(|c| c.map(Range::exact)).collect();
             let value = Range::exact(cols.iter().flatten().copied().max().expect("game not over"));
             let info = RootInfo { columns, value };
@@ -212,8 +227,24 @@ impl Player<Connect4> for Perfect {
             return self.heuristic_choice(pos, ctx, &cands).0 as u8;
         };
         solver.threads = nthreads;
+        // With a limit, win/draw/loss first: if the time runs out, the
+        // move at least keeps what is proven.
+        solver.wdl_first = limited;
         let nodes0 = solver.nodes;
-        solver.set_budget(budget_of(ctx, nodes0, if limited { solver_share(b.moves()) } else { 1.0 }));
+        let ctx_nodes0 = ctx.nodes;
+        // The value of a position at the book's depth is in the book: only
+        // a column reaching it is searched for.
+        let book_value = if skill == MAX_SKILL && book { super::book::score(pos) } else { None };
+        let share = if !limited {
+            1.0
+        } else if book_value.is_some() {
+            BOOK_VALUE_SHARE
+        } else {
+            SOLVER_SHARE
+        };
+        let mut budget = budget_of(ctx, nodes0, share);
+        budget.progress = Some(ctx.progress().clone());
+        solver.set_budget(budget);
         let p = Pos::from(&b);
         let info = if skill < MAX_SKILL {
             let columns = solver.columns(p, false);
@@ -222,12 +253,27 @@ impl Player<Connect4> for Perfect {
                 hi: columns.iter().flatten().map(|r| r.hi).max().unwrap_or(0),
             };
             RootInfo { columns, value }
+        } else if let Some(v) = book_value {
+            RootInfo { columns: solver.reach(p, v), value: Range::exact(v) }
         } else {
-            solver.best(p, weak, variety)
+            // A long solve says what it has proven as it goes.
+            let mut report = |i: &RootInfo| {
+                if ctx.elapsed().as_secs() >= 1 {
+                    ctx.nodes = ctx.progress().nodes().max(ctx.nodes);
+                    let best = i.best_columns(weak).first().map_or(String::new(), |c| (c + 1).to_string());
+                    ctx.report_text(format!(
+                        "perfect: proven so far: score {}..{}, best column {best}",
+                        i.value.lo, i.value.hi
+                    ));
+                }
+            };
+            solver.best_reporting(p, weak, variety, &mut report)
         };
         let aborted = solver.aborted();
-        let proven = info.value.done(weak);
-        ctx.nodes += solver.nodes - nodes0;
+        ctx.nodes = ctx_nodes0 + (solver.nodes - nodes0);
+        // Proven: the value is known and a column reaches it.
+        let target = if weak { info.value.lo.min(1) } else { info.value.lo };
+        let proven = info.value.done(weak) && info.columns.iter().flatten().any(|r| r.lo >= target);
         let mut searched = None;
         let chosen = if skill < MAX_SKILL {
             skill_pick(&info.columns, skill, ctx.rng).expect("game not over")
@@ -253,12 +299,20 @@ impl Player<Connect4> for Perfect {
                 Some(v) => format!("; search depth {} proves {v}", f.depth),
                 None => format!("; search depth {} evaluation {}", f.depth, f.value),
             });
-            ctx.report_text(format!("perfect: not solved within the limits, proven {chosen_score}{search}"));
+            let value = match book_value {
+                Some(v) => format!(" (the book's value: {v})"),
+                None => String::new(),
+            };
+            ctx.report_text(format!(
+                "perfect: not solved within the limits, proven {chosen_score}{value}{search}"
+            ));
         } else if skill < MAX_SKILL && chosen_score != score {
             ctx.report_text(format!(
                 "perfect: Skill {skill} plays column {} ({chosen_score}; best {score})",
                 chosen + 1
             ));
+        } else if book_value.is_some() {
+            ctx.report_text("perfect: the book's value, a column reaching it found by the solver");
         }
         ctx.report(if proven { empty } else { 0 }, Some(chosen_score), vec![(chosen + 1).to_string()]);
         chosen as u8
@@ -274,12 +328,12 @@ impl Player<Connect4> for Perfect {
     }
 }
 
-/// The solver's share of a limited move's time with `stones` on the
-/// board: early positions are rarely solved in a fraction of a second, so
-/// most of their time goes to the heuristic search.
-fn solver_share(stones: u32) -> f64 {
-    if stones >= 12 { 0.5 } else { 0.25 }
-}
+/// The solver's share of a limited move's time past the opening book;
+/// if it has not finished, the heuristic search gets the rest.
+const SOLVER_SHARE: f64 = 0.7;
+/// The share at the book's depth, where only a column reaching the book's
+/// value is searched for.
+const BOOK_VALUE_SHARE: f64 = 0.8;
 
 impl Perfect {
     /// The move after an unfinished solve whose proven bounds are `info`:
@@ -293,9 +347,15 @@ impl Perfect {
         info: &RootInfo,
     ) -> (u32, Option<Found>) {
         let best_lo = info.columns.iter().flatten().map(|r| r.lo).max().unwrap_or(0);
-        let cands: Vec<u32> = (0..info.columns.len() as u32)
-            .filter(|&c| info.columns[c as usize].is_some_and(|r| r.hi >= best_lo))
+        // A column that cannot reach the value's lower bound is not a
+        // candidate (the book's value may be above every column's proof).
+        let need = best_lo.max(info.value.lo);
+        let mut cands: Vec<u32> = (0..info.columns.len() as u32)
+            .filter(|&c| info.columns[c as usize].is_some_and(|r| r.hi >= need))
             .collect();
+        if cands.is_empty() {
+            cands = (0..info.columns.len() as u32).filter(|&c| info.columns[c as usize].is_some()).collect();
+        }
         let (c, found) = self.heuristic_choice(pos, ctx, &cands);
         let r = info.columns[c as usize].expect("playable");
         // A proven win or draw beats a hope the search did not prove.

@@ -21,8 +21,8 @@ use std::time::Instant;
 
 use super::board::{Board, Geometry};
 use super::tt::{Bound, Table};
-use crate::search::StopFlag;
 use crate::search::alloc::AllocError;
+use crate::search::{Progress, StopFlag};
 
 /// A position as the solver sees it: the stones of the side to move, all
 /// stones, and their number.
@@ -88,6 +88,9 @@ pub struct Budget {
     pub stop: Option<StopFlag>,
     /// A second stop flag (the main thread's "done" for helper threads).
     pub done: Option<StopFlag>,
+    /// Where the nodes searched are counted for a watcher (the protocol's
+    /// heartbeat), 1024 at a time.
+    pub progress: Option<Arc<Progress>>,
 }
 
 /// What a root search found: the bounds of every column's score (`None`:
@@ -161,6 +164,10 @@ pub struct Solver {
     pub prefetch: bool,
     /// Search threads (1: no helpers).
     pub threads: usize,
+    /// [`Solver::best`] decides win, draw or loss before the exact score
+    /// (for a search that may be cut short: what is proven then is what
+    /// matters most for the move).
+    pub wdl_first: bool,
     /// Non-zero in helper threads: seeds the perturbation of move order.
     perturb: u64,
     /// While several threads search: the positions some thread is
@@ -231,6 +238,7 @@ impl Solver {
             symmetry: true,
             prefetch: true,
             threads: 1,
+            wdl_first: false,
             perturb: 0,
             busy: None,
             moot: None,
@@ -250,6 +258,7 @@ impl Solver {
             symmetry: self.symmetry,
             prefetch: self.prefetch,
             threads: 1,
+            wdl_first: self.wdl_first,
             perturb: 0,
             busy: None,
             moot: None,
@@ -271,6 +280,7 @@ impl Solver {
             symmetry: self.symmetry,
             prefetch: self.prefetch,
             threads: 1,
+            wdl_first: self.wdl_first,
             perturb: (id as u64).wrapping_mul(0xD1B5_4A32_D192_ED03) | 1,
             busy: self.busy.clone(),
             moot: None,
@@ -354,6 +364,9 @@ impl Solver {
 
     fn check_budget(&mut self) {
         let b = &self.budget;
+        if let Some(p) = &b.progress {
+            p.add_nodes(1024);
+        }
         if b.stop.as_ref().is_some_and(|s| s.is_stopped())
             || b.done.as_ref().is_some_and(|s| s.is_stopped())
             || b.nodes.is_some_and(|n| self.nodes >= n)
@@ -569,18 +582,32 @@ impl Solver {
     /// better than t?" narrow the value as in [`Solver::solve`], each test
     /// trying the columns in move-ordering order and keeping what it
     /// proves about each. With `all`, every column as good as the value is
-    /// found (for a random choice among them).
+    /// found (for a random choice among them). With
+    /// [`Solver::wdl_first`], the tests that decide win, draw or loss come
+    /// first.
     pub fn best(&mut self, p: Pos, weak: bool, all: bool) -> RootInfo {
+        self.best_reporting(p, weak, all, &mut |_| {})
+    }
+
+    /// [`Solver::best`], calling `report` with what is proven each time
+    /// the value's bounds narrow (on this thread).
+    pub fn best_reporting(
+        &mut self,
+        p: Pos,
+        weak: bool,
+        all: bool,
+        report: &mut dyn FnMut(&RootInfo),
+    ) -> RootInfo {
         self.parallel(
-            |s| s.best_here(p, weak, all),
+            |s| s.best_here(p, weak, all, report),
             |h, _| {
-                h.best_here(p, weak, all);
+                h.best_here(p, weak, all, &mut |_| {});
             },
         )
     }
 
     /// [`Solver::best`] on this thread.
-    fn best_here(&mut self, p: Pos, weak: bool, all: bool) -> RootInfo {
+    fn best_here(&mut self, p: Pos, weak: bool, all: bool, report: &mut dyn FnMut(&RootInfo)) -> RootInfo {
         let mut cols = self.column_starts(p);
         let order = self.root_order(p);
         let value = loop {
@@ -591,7 +618,7 @@ impl Solver {
             if v.done(weak) || self.aborted {
                 break v;
             }
-            let t = threshold(v, weak);
+            let t = threshold(v, weak || (self.wdl_first && !v.sign_known()));
             for &c in &order {
                 let Some(mut r) = cols[c as usize] else { continue };
                 if r.hi <= t {
@@ -610,6 +637,9 @@ impl Solver {
                 if x > t {
                     break;
                 }
+            }
+            if !self.aborted {
+                report(&RootInfo { columns: cols.clone(), value: v });
             }
         };
         if all && value.done(weak) {
@@ -633,6 +663,47 @@ impl Solver {
             }
         }
         RootInfo { columns: cols, value }
+    }
+
+    /// A column of `p` whose score reaches `v`, the known value of `p`
+    /// (from the opening book): one null-window test per column, in
+    /// move-ordering order, until one reaches it. Returns every column's
+    /// proven bounds (the found column's lower bound is `v`); no column
+    /// reaches `v` only if the budget ran out.
+    pub fn reach(&mut self, p: Pos, v: i32) -> Vec<Option<Range>> {
+        self.parallel(
+            |s| s.reach_here(p, v),
+            |h, _| {
+                h.reach_here(p, v);
+            },
+        )
+    }
+
+    fn reach_here(&mut self, p: Pos, v: i32) -> Vec<Option<Range>> {
+        let mut cols = self.column_starts(p);
+        if cols.iter().flatten().any(|r| r.lo >= v) {
+            return cols;
+        }
+        for c in self.root_order(p) {
+            let Some(mut r) = cols[c as usize] else { continue };
+            if r.hi < v {
+                continue;
+            }
+            let x = -self.negamax(self.play(p, c), -v, -(v - 1));
+            if self.aborted {
+                break;
+            }
+            if x >= v {
+                r.lo = r.lo.max(x);
+            } else {
+                r.hi = r.hi.min(x);
+            }
+            cols[c as usize] = Some(r);
+            if x >= v {
+                break;
+            }
+        }
+        cols
     }
 
     /// Playable columns sorted as the search orders moves.

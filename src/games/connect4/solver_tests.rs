@@ -189,6 +189,25 @@ fn compare(w: u32, h: u32, stones: u32, count: usize, seed: u64) {
         for c in best.best_columns(false) {
             assert_eq!(brute.column(&g, c), Some(exact));
         }
+        // Win/draw/loss first, reporting each narrowing: the same value.
+        solver.wdl_first = true;
+        let mut seen = Vec::new();
+        let first = solver.best_reporting(p, false, false, &mut |i| seen.push(i.value));
+        solver.wdl_first = false;
+        assert_eq!(first.value, Range::exact(exact));
+        assert!(seen.windows(2).all(|w| w[1].lo >= w[0].lo && w[1].hi <= w[0].hi), "{seen:?}");
+        // Given the value, a column reaching it.
+        let reach = solver.reach(p, exact);
+        let found: Vec<u32> = (0..w).filter(|&c| reach[c as usize].is_some_and(|r| r.lo >= exact)).collect();
+        assert!(!found.is_empty(), "{reach:?}");
+        for c in found {
+            assert_eq!(brute.column(&g, c), Some(exact));
+        }
+        for c in 0..w {
+            if let (Some(r), Some(v)) = (reach[c as usize], brute.column(&g, c)) {
+                assert!(r.lo <= v && v <= r.hi, "{w}x{h} col {c}: {v} outside {r:?}");
+            }
+        }
     }
 }
 
