@@ -33,6 +33,9 @@ struct Args {
     /// Largest number of plies of the --play positions.
     #[arg(long, default_value_t = 14)]
     max_plies: u32,
+    /// Smallest number of plies of the --play positions.
+    #[arg(long, default_value_t = 0)]
+    min_plies: u32,
     /// Seed of the --play positions.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -290,7 +293,7 @@ fn play_bench(
     let mut rng = rand::rngs::StdRng::seed_from_u64(a.seed);
     let positions: Vec<Connect4> = (0..n)
         .map(|_| {
-            let plies = rng.random_range(0..=a.max_plies);
+            let plies = rng.random_range(a.min_plies.min(a.max_plies)..=a.max_plies);
             Connect4 { board: book::random_position(w, h, plies, &mut rng) }
         })
         .collect();
@@ -419,6 +422,7 @@ fn play_bench(
         };
         Some((false, class_kept))
     };
+    let mut player = Perfect::new(&o);
     for &ms in &a.movetime {
         let (mut optimal, mut class, mut total, mut unmeasured) = (0, 0, 0, 0);
         let mut by_ply: std::collections::BTreeMap<u32, (u32, u32)> = Default::default();
@@ -427,7 +431,10 @@ fn play_bench(
                 unmeasured += 1;
                 continue;
             };
-            let mut player = Perfect::new(&o);
+            // One engine asked about one position after another: its
+            // table is cleared (as `newgame` does) but stays mapped, so
+            // page faults of a fresh table do not eat the move's time.
+            player.reset();
             let mut prng = rand::rngs::StdRng::seed_from_u64(a.seed);
             let mut sink = |_r: crate::search::Report| {};
             let limits = Limits { movetime: Some(Duration::from_millis(ms)), ..Limits::default() };

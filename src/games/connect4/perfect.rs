@@ -123,11 +123,12 @@ impl Perfect {
         if !matches!(&self.solver, Some((g0, m0, _)) if *g0 == geo && *m0 == mb) {
             self.solver = None; // free the old table first
             match make_solver(geo, mb) {
-                Ok((s, note)) => {
+                Ok((mut s, note)) => {
                     if let Some(n) = note {
                         log::warn!("{n}");
                         ctx.report_text(format!("perfect: {n}"));
                     }
+                    s.prefault_table();
                     self.solver = Some((geo, mb, s));
                 }
                 Err(e) => {

@@ -331,6 +331,15 @@ impl Solver {
         self.geo
     }
 
+    /// Maps the table's pages on another thread (see
+    /// [`Table::prefault_in_background`]); only while no other solver
+    /// shares the table.
+    pub fn prefault_table(&mut self) {
+        if let Some(t) = Arc::get_mut(&mut self.tt) {
+            t.prefault_in_background();
+        }
+    }
+
     /// Size of the table in bytes.
     pub fn table_bytes(&self) -> usize {
         self.tt.bytes()
