@@ -214,6 +214,18 @@ pub fn committed() -> Option<&'static Book> {
     .as_ref()
 }
 
+/// Reads the committed book on another thread if it is not read yet (the
+/// derivation of its shallower layers takes a moment), so that the first
+/// question asked of it is answered at once.
+pub fn preload() {
+    static STARTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !STARTED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        let _ = std::thread::Builder::new().name("c4-book".into()).spawn(|| {
+            committed();
+        });
+    }
+}
+
 /// The book's score of a position.
 pub fn score(g: &Connect4) -> Option<i32> {
     committed()?.score_of(&g.board)

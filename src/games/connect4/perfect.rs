@@ -319,6 +319,14 @@ impl Player<Connect4> for Perfect {
         chosen as u8
     }
 
+    /// A new game: the opening book is read now (on another thread) if it
+    /// will be used, so that the first move does not wait for it.
+    fn prepare(&mut self, pos: &Connect4, options: &OptionValues) {
+        if own_book(options) && pos.board.geometry() == super::board::Geometry::STANDARD {
+            super::book::preload();
+        }
+    }
+
     fn reset(&mut self) {
         if let Some((_, _, s)) = &mut self.solver {
             s.clear();

@@ -35,6 +35,11 @@ struct Args {
     /// Do not use the opening book.
     #[arg(long)]
     no_book: bool,
+    /// With --threads: plain lazy SMP (every thread runs the same tests,
+    /// helpers in a perturbed move order) instead of the threshold split,
+    /// for comparison.
+    #[arg(long)]
+    lazy_smp: bool,
 }
 
 /// `Game::solve` of Connect Four; `empty` is the board of the requested
@@ -50,6 +55,7 @@ pub fn run(
     let mut solver = Solver::new_huge(empty.board.width(), empty.board.height(), a.hash, true)
         .map_err(|e| e.to_string())?;
     solver.threads = a.threads as usize;
+    solver.lazy_smp = a.lazy_smp;
     let mut bytes = Vec::new();
     loop {
         bytes.clear();

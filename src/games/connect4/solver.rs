@@ -168,6 +168,11 @@ pub struct Solver {
     /// (for a search that may be cut short: what is proven then is what
     /// matters most for the move).
     pub wdl_first: bool,
+    /// A parallel [`Solver::solve`] runs plain lazy SMP instead of the
+    /// threshold split: every thread runs the same sequence of tests, the
+    /// helpers with a perturbed move order (kept for comparison: `meeple
+    /// solve --lazy-smp`).
+    pub lazy_smp: bool,
     /// Non-zero in helper threads: seeds the perturbation of move order.
     perturb: u64,
     /// While several threads search: the positions some thread is
@@ -239,6 +244,7 @@ impl Solver {
             prefetch: true,
             threads: 1,
             wdl_first: false,
+            lazy_smp: false,
             perturb: 0,
             busy: None,
             moot: None,
@@ -259,6 +265,7 @@ impl Solver {
             prefetch: self.prefetch,
             threads: 1,
             wdl_first: self.wdl_first,
+            lazy_smp: self.lazy_smp,
             perturb: 0,
             busy: None,
             moot: None,
@@ -281,6 +288,7 @@ impl Solver {
             prefetch: self.prefetch,
             threads: 1,
             wdl_first: self.wdl_first,
+            lazy_smp: self.lazy_smp,
             perturb: (id as u64).wrapping_mul(0xD1B5_4A32_D192_ED03) | 1,
             busy: self.busy.clone(),
             moot: None,
@@ -412,6 +420,14 @@ impl Solver {
         let start = Range { lo: -(self.cells() - n) / 2, hi: (self.cells() - 1 - n) / 2 };
         if self.threads <= 1 {
             return self.refine(p, start, weak);
+        }
+        if self.lazy_smp {
+            return self.parallel(
+                |s| s.refine(p, start, weak),
+                |h, _| {
+                    h.refine(p, start, weak);
+                },
+            );
         }
         // The threads test different thresholds over one shared range,
         // nearest 0 first (the values of most positions, and the costly

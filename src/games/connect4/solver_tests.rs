@@ -17,8 +17,14 @@ fn check_sample(text: &str, weak: bool) {
 
 /// [`check_sample`] with the solver on `threads` threads.
 fn check_sample_threads(text: &str, weak: bool, threads: usize) {
+    check_sample_parallel(text, weak, threads, false);
+}
+
+/// [`check_sample_threads`], the parallel search chosen by `lazy_smp`.
+fn check_sample_parallel(text: &str, weak: bool, threads: usize, lazy_smp: bool) {
     let mut solver = Solver::new(7, 6, 16).unwrap();
     solver.threads = threads;
+    solver.lazy_smp = lazy_smp;
     let mut n = 0;
     for line in text.lines() {
         let mut it = line.split_whitespace();
@@ -80,6 +86,9 @@ fn parallel_solves_give_the_same_scores() {
         check_sample_threads(sample!("begin_easy.txt"), false, threads);
         check_sample_threads(sample!("begin_easy.txt"), true, threads);
     }
+    // Plain lazy SMP, kept for comparison, is exact too.
+    check_sample_parallel(sample!("middle_medium.txt"), false, 2, true);
+    check_sample_parallel(sample!("begin_easy.txt"), true, 2, true);
     let mut rng = StdRng::seed_from_u64(21);
     let mut brute = Brute { memo: HashMap::new() };
     let mut solver = Solver::new(5, 4, 4).unwrap();
