@@ -275,24 +275,12 @@ impl Solver {
     /// A helper of this solver for thread `id` (1, 2, ...): the same
     /// table and budget, plus the `done` flag.
     fn helper(&self, id: usize, done: &StopFlag) -> Solver {
-        let mut budget = self.budget.clone();
-        budget.done = Some(done.clone());
-        Solver {
-            geo: self.geo,
-            tt: Arc::clone(&self.tt),
-            order: self.order.clone(),
-            nodes: 0,
-            budget,
-            aborted: false,
-            symmetry: self.symmetry,
-            prefetch: self.prefetch,
-            threads: 1,
-            wdl_first: self.wdl_first,
-            lazy_smp: self.lazy_smp,
-            perturb: (id as u64).wrapping_mul(0xD1B5_4A32_D192_ED03) | 1,
-            busy: self.busy.clone(),
-            moot: None,
-        }
+        let mut helper = self.sharing();
+        helper.budget = self.budget.clone();
+        helper.budget.done = Some(done.clone());
+        helper.perturb = (id as u64).wrapping_mul(0xD1B5_4A32_D192_ED03) | 1;
+        helper.busy = self.busy.clone();
+        helper
     }
 
     /// Runs `main` on this thread while `threads - 1` helpers run `help`

@@ -242,57 +242,44 @@ impl Drop for Table {
 /// Maps the pages of `chunk` writable without touching their contents
 /// (Linux 5.14's `MADV_POPULATE_WRITE`); false where that is not possible.
 fn populate(chunk: &[AtomicU64]) -> bool {
-    #[cfg(target_os = "linux")]
-    {
-        unsafe extern "C" {
-            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-        }
-        const MADV_POPULATE_WRITE: i32 = 23;
-        const PAGE: usize = 4096;
-        let start = chunk.as_ptr() as usize;
-        let end = start + std::mem::size_of_val(chunk);
-        let first = start.next_multiple_of(PAGE);
-        if end <= first {
-            return false;
-        }
-        let len = (end - first) / PAGE * PAGE;
-        // SAFETY: the range lies inside the table's allocation and is page
-        // aligned; MADV_POPULATE_WRITE only maps the pages, their contents
-        // (zero, or entries a search wrote) stay as they are.
-        unsafe { madvise(first as *mut std::ffi::c_void, len, MADV_POPULATE_WRITE) == 0 }
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        let _ = chunk;
-        false
-    }
+    // The contents (zero, or entries a search wrote) stay as they are.
+    advise(chunk.as_ptr() as usize, std::mem::size_of_val(chunk), 23)
 }
 
 /// Asks Linux to back the table with transparent huge pages (when the
 /// system allows them on request): the table is probed at random, and with
 /// 4 KB pages nearly every probe also misses the TLB. Must run before the
-/// pages are first touched. Elsewhere, nothing.
+/// pages are first touched. Elsewhere, nothing; a failure is harmless.
 fn huge_pages(slots: &[u64]) {
+    // MADV_HUGEPAGE only changes how the kernel backs the pages.
+    advise(slots.as_ptr() as usize, std::mem::size_of_val(slots), 14);
+}
+
+/// `madvise(advice)` over the whole 4 KB pages of the `bytes` from `start`
+/// (inside one of the table's allocations); false if there is no whole page,
+/// the call fails, or the system is not Linux.
+fn advise(start: usize, bytes: usize, advice: i32) -> bool {
     #[cfg(target_os = "linux")]
     {
         unsafe extern "C" {
             fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
         }
-        const MADV_HUGEPAGE: i32 = 14;
         const PAGE: usize = 4096;
-        let start = slots.as_ptr() as usize;
-        let end = start + std::mem::size_of_val(slots);
+        let end = start + bytes;
         let first = start.next_multiple_of(PAGE);
-        if end > first + PAGE {
-            let len = (end - first) / PAGE * PAGE;
-            // SAFETY: the range lies inside our own allocation, is page
-            // aligned, and MADV_HUGEPAGE only changes how the kernel backs
-            // it (the contents stay zero); a failure is harmless.
-            let _ = unsafe { madvise(first as *mut std::ffi::c_void, len, MADV_HUGEPAGE) };
+        if end < first + PAGE {
+            return false;
         }
+        let len = (end - first) / PAGE * PAGE;
+        // SAFETY: the range lies inside the caller's allocation and is page
+        // aligned; the advice used here leaves the contents as they are.
+        unsafe { madvise(first as *mut std::ffi::c_void, len, advice) == 0 }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = slots;
+    {
+        let _ = (start, bytes, advice);
+        false
+    }
 }
 
 #[cfg(test)]
