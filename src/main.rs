@@ -152,7 +152,27 @@ fn raw_args_after(tool: &str, family: &str) -> Vec<String> {
         .windows(2)
         .position(|w| w[0] == tool && w[1].eq_ignore_ascii_case(family))
         .map_or(args.len(), |i| i + 2);
-    args[at..].to_vec()
+    without_global_options(&args[at..])
+}
+
+/// The words minus the options every subcommand takes (`--log-level`,
+/// `--data-dir`, already read by `main`), which the family's own parser
+/// does not know.
+fn without_global_options(words: &[String]) -> Vec<String> {
+    const GLOBAL: [&str; 2] = ["--log-level", "--data-dir"];
+    let mut kept = Vec::with_capacity(words.len());
+    let mut skip_value = false;
+    for w in words {
+        if std::mem::take(&mut skip_value) {
+            continue;
+        }
+        if GLOBAL.contains(&w.as_str()) {
+            skip_value = true;
+        } else if !GLOBAL.iter().any(|g| w.strip_prefix(g).is_some_and(|rest| rest.starts_with('='))) {
+            kept.push(w.clone());
+        }
+    }
+    kept
 }
 
 fn perft(spec: &str, depth: u32, time: bool) -> Result<(), String> {

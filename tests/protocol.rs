@@ -292,3 +292,16 @@ fn bench_subcommands_have_their_own_arguments() {
     let out = Command::new(env!("CARGO_BIN_EXE_meeple")).args(["bench", "nope"]).output().unwrap();
     assert!(!out.status.success());
 }
+
+/// The options every subcommand lists in its help (`--log-level`,
+/// `--data-dir`) are accepted after a family's name too, in both spellings.
+#[test]
+fn global_options_are_accepted_after_a_family() {
+    let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .args(["bench", "mastermind", "--log-level", "info", "--game", "Mastermind+2x3"])
+        .args(["--data-dir=somewhere", "--strategy", "knuth"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8(out.stdout).unwrap().contains("total="));
+}

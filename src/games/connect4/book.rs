@@ -42,7 +42,7 @@ static BOOK_BYTES: &[u8] = include_bytes!("book.bin");
 
 /// The command that builds the committed book, bit for bit.
 pub const COMMITTED_COMMAND: &str =
-    "meeple book connect4 build --plies 3 --threads 2 --hash 4096 --out src/games/connect4/book.bin";
+    "meeple book connect4 build --plies 9 --threads 2 --hash 12288 --out src/games/connect4/book.bin";
 
 const MAGIC: &str = "meeple-connect4-book 2";
 
@@ -315,6 +315,10 @@ enum Cmd {
         /// Entries to re-solve.
         #[arg(long, default_value_t = 3)]
         sample: usize,
+        /// The ply the re-solved entries are drawn from (default: the
+        /// book's deepest).
+        #[arg(long)]
+        ply: Option<u32>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[arg(long, default_value_t = 256)]
@@ -366,12 +370,13 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             let stdin = std::io::stdin();
             solve_keys(w, h, hash, &mut stdin.lock(), out)
         }
-        Cmd::Check { file, sample, seed, hash, threads } => {
+        Cmd::Check { file, sample, ply, seed, hash, threads } => {
             let book = match file {
                 Some(f) => Book::parse(&std::fs::read(&f).map_err(|e| format!("{}: {e}", f.display()))?)?,
                 None => Book::parse(BOOK_BYTES)?,
             };
-            check(&book, sample, seed, hash, threads as usize, out)
+            let ply = ply.unwrap_or(book.plies);
+            check(&book, sample, ply, seed, hash, threads as usize, out)
         }
         Cmd::Measure { from, to, samples, seconds, seed, hash } => {
             measure(from, to, samples, seconds, seed, hash, out)
@@ -645,10 +650,11 @@ pub fn solve_keys(
 }
 
 /// Checks `book`: each score of a shallower layer is the best of its
-/// children's; `sample` random entries (deepest layer first) re-solved.
+/// children's; `sample` random entries of `ply` stones re-solved.
 pub fn check(
     book: &Book,
     sample: usize,
+    ply: u32,
     seed: u64,
     hash: usize,
     threads: usize,
@@ -673,7 +679,8 @@ pub fn check(
     writeln!(out, "consistent: {checked} positions above ply {} agree with their children", book.plies)
         .map_err(|e| e.to_string())?;
     let mut rng = StdRng::seed_from_u64(seed);
-    let all: Vec<&Board> = layers.iter().rev().flat_map(|l| l.iter().filter(|e| e.2).map(|e| &e.1)).collect();
+    let all: Vec<&Board> =
+        layers.get(ply as usize).into_iter().flat_map(|l| l.iter().filter(|e| e.2).map(|e| &e.1)).collect();
     let mut solver = Solver::new(book.width, book.height, hash).map_err(|e| e.to_string())?;
     solver.threads = threads;
     for _ in 0..sample.min(all.len()) {
@@ -802,7 +809,9 @@ mod tests {
             }
         }
         let mut out = Vec::new();
-        check(&book, 3, 1, 16, 1, &mut out).unwrap();
+        check(&book, 3, 4, 1, 16, 1, &mut out).unwrap();
+        check(&book, 3, 2, 1, 16, 1, &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap().matches("re-solved a ply-2 entry").count(), 3);
         for p in [a, b] {
             let _ = std::fs::remove_file(progress_path(&p));
         }
@@ -859,7 +868,19 @@ mod tests {
         let mut book = build(4, 4, 3, &p, 1, 16, &mut log).unwrap();
         let _ = std::fs::remove_file(progress_path(&p));
         book.layers[1][0].1 += 1;
-        assert!(check(&book, 0, 1, 16, 1, &mut Vec::new()).is_err());
+        assert!(check(&book, 0, 3, 1, 16, 1, &mut Vec::new()).is_err());
+        // A wrong deepest score: caught by the re-solve (the consistency of
+        // the layer above is kept by moving it the other way).
+        let p = tmp("d");
+        let mut book = build(4, 4, 1, &p, 1, 16, &mut Vec::new()).unwrap();
+        let _ = std::fs::remove_file(progress_path(&p));
+        for e in &mut book.layers[1] {
+            e.1 += 1;
+        }
+        book.layers[0][0].1 -= 1;
+        let mut out = Vec::new();
+        let err = check(&book, 1, 1, 1, 16, 1, &mut out).unwrap_err();
+        assert!(err.contains("the solver finds"), "{err}");
         let mut bytes = book.to_bytes();
         bytes.pop();
         assert!(Book::parse(&bytes).is_err());
@@ -873,7 +894,7 @@ mod tests {
         let plies = COMMITTED_COMMAND.split("--plies ").nth(1).and_then(|r| r.split(' ').next());
         assert_eq!(plies, Some(b.plies.to_string().as_str()), "the documented command builds this book");
         // Shallower layers agree with the deepest (no solving).
-        check(b, 0, 1, 16, 1, &mut Vec::new()).unwrap();
+        check(b, 0, b.plies, 1, 16, 1, &mut Vec::new()).unwrap();
         if b.plies >= 1 {
             // The published column scores of the empty board.
             assert_eq!(column_line(&Connect4::standard(), false).unwrap(), "-2 -1 0 1 0 -1 -2");
@@ -881,15 +902,30 @@ mod tests {
         }
     }
 
-    /// Re-solves a random sample of the committed book's entries with the
-    /// solver (up to minutes each at 3 plies: run in release,
+    /// Re-solves random entries of the committed book's deepest two layers
+    /// with the solver (a second or so each).
+    #[test]
+    fn a_sample_of_the_committed_book_re_solves() {
+        let b = committed().expect("parses");
+        let mut out = Vec::new();
+        check(b, 8, b.plies, 11, 64, 1, &mut out).unwrap();
+        check(b, 1, b.plies.saturating_sub(1), 12, 64, 1, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!(out.matches("re-solved").count(), 9, "{out}");
+        eprintln!("{out}");
+    }
+
+    /// Re-solves random entries from every layer below the deepest two
+    /// (up to minutes each: run in release,
     /// `cargo test --release -- --ignored committed_book_entries`).
     #[test]
     #[ignore]
     fn committed_book_entries_match_the_solver() {
         let b = committed().expect("parses");
         let mut out = Vec::new();
-        check(b, 2, 7, 256, 2, &mut out).unwrap();
+        for ply in 0..b.plies.saturating_sub(1) {
+            check(b, 1, ply, 7, 1024, 2, &mut out).unwrap();
+        }
         eprintln!("{}", String::from_utf8_lossy(&out));
     }
 }

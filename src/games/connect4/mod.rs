@@ -351,8 +351,19 @@ mod tests {
     }
 
     fn analyze_with(g: &Connect4, args: &str, limits: crate::search::Limits) -> Result<Vec<String>, String> {
+        analyze_book(g, args, limits, true)
+    }
+
+    /// [`analyze_with`], the opening book on or off.
+    fn analyze_book(
+        g: &Connect4,
+        args: &str,
+        limits: crate::search::Limits,
+        own_book: bool,
+    ) -> Result<Vec<String>, String> {
         use rand::SeedableRng;
-        let o = crate::options::OptionValues::from_specs(&Connect4::options());
+        let mut o = crate::options::OptionValues::from_specs(&Connect4::options());
+        o.set("OwnBook", crate::options::OptionValue::Bool(own_book));
         let mut rng = rand::rngs::StdRng::seed_from_u64(1);
         let mut sink = |_r: crate::search::Report| {};
         let mut ctx = SearchCtx::new(limits, &o, &mut rng, crate::search::StopFlag::new(), &mut sink);
@@ -388,11 +399,11 @@ mod tests {
 
     #[test]
     fn analyze_with_a_limit_marks_unproven_columns() {
-        // Three stones: past the opening book's columns, so the solver runs.
+        // Three stones, the book turned off: the solver runs.
         let mut g = Connect4::standard();
         g.play_sequence("444").unwrap();
         let limits = crate::search::Limits { nodes: Some(1), ..Default::default() };
-        let line = analyze_with(&g, "", limits.clone()).unwrap();
+        let line = analyze_book(&g, "", limits.clone(), false).unwrap();
         assert_eq!(line[0], "? ? ? ? ? ? ?");
         let mut full = Connect4::new(4, 4).unwrap();
         full.play_sequence("1111").unwrap();

@@ -526,15 +526,16 @@ mod tests {
     #[test]
     fn time_limit_gives_a_move_with_an_unproven_score() {
         let o = options(&[]);
-        // Three stones: past the opening book's columns.
+        // Three stones, the book turned off: far from solved in 30 ms.
+        let nb = options(&[("OwnBook", OptionValue::Bool(false))]);
         let g = game("Connect4", "444");
         let limits = Limits { movetime: Some(Duration::from_millis(30)), ..Limits::default() };
-        let (m, reports) = think(&mut Perfect::new(&o), &g, &o, limits.clone(), 1);
+        let (m, reports) = think(&mut Perfect::new(&nb), &g, &nb, limits.clone(), 1);
         assert!(m < 7);
         let last = reports.last().unwrap();
         assert!(matches!(last.score, Some(Score::Lower(_))), "{last:?}");
         let stopped = Limits { nodes: Some(1000), ..Limits::default() };
-        let (m, _) = think(&mut Perfect::new(&o), &g, &o, stopped, 1);
+        let (m, _) = think(&mut Perfect::new(&nb), &g, &nb, stopped, 1);
         assert!(m < 7);
         // The empty board is in the book: an exact score at once.
         let (m, reports) = think(&mut Perfect::new(&o), &game("Connect4", ""), &o, limits, 1);
