@@ -483,7 +483,9 @@ mod tests {
         let o = options(&[("Weak", OptionValue::Bool(true))]);
         let g = game("Connect4", "4455");
         let (m, reports) = think(&mut Perfect::new(&o), &g, &o, Limits::default(), 1);
-        assert!(m == 2 || m == 5, "{m}");
+        // Exact scores of the columns: -4 -3 18 2 2 18 -3 (columns 3 to 6
+        // win); a weak answer may give any winning column.
+        assert!((2..=5).contains(&m), "{m}");
         assert_eq!(reports.last().unwrap().score, Some(Score::Win));
     }
 
