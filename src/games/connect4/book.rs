@@ -660,6 +660,9 @@ pub fn check(
     threads: usize,
     out: &mut dyn Write,
 ) -> Result<(), String> {
+    if ply > book.plies {
+        return Err(format!("book: --ply {ply} is deeper than the book ({} plies)", book.plies));
+    }
     let layers = enumerate(book.width, book.height, book.plies);
     let mut checked = 0;
     for layer in layers.iter().take(book.plies as usize) {
@@ -881,6 +884,8 @@ mod tests {
         let mut out = Vec::new();
         let err = check(&book, 1, 1, 1, 16, 1, &mut out).unwrap_err();
         assert!(err.contains("the solver finds"), "{err}");
+        // A ply the book does not have is an error, not an empty sample.
+        assert!(check(&book, 1, 2, 1, 16, 1, &mut out).unwrap_err().contains("deeper than the book"));
         let mut bytes = book.to_bytes();
         bytes.pop();
         assert!(Book::parse(&bytes).is_err());
