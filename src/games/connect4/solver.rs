@@ -173,6 +173,8 @@ pub struct Solver {
     /// helpers with a perturbed move order (kept for comparison: `meeple
     /// solve --lazy-smp`).
     pub lazy_smp: bool,
+    /// The node cap of each column's first test in [`Solver::reach`].
+    pub reach_cap: u64,
     /// Non-zero in helper threads: seeds the perturbation of move order.
     perturb: u64,
     /// While several threads search: the positions some thread is
@@ -182,6 +184,9 @@ pub struct Solver {
     /// [`Solver::solve`] is no longer needed.
     moot: Option<StopFlag>,
 }
+
+/// The node cap of each column's first test in [`Solver::reach`].
+const REACH_FIRST_NODES: u64 = 1 << 14;
 
 /// Plies below which a parallel search defers children another thread is
 /// searching (deeper subtrees are too small to be worth the check).
@@ -245,6 +250,7 @@ impl Solver {
             threads: 1,
             wdl_first: false,
             lazy_smp: false,
+            reach_cap: REACH_FIRST_NODES,
             perturb: 0,
             busy: None,
             moot: None,
@@ -266,6 +272,7 @@ impl Solver {
             threads: 1,
             wdl_first: self.wdl_first,
             lazy_smp: self.lazy_smp,
+            reach_cap: self.reach_cap,
             perturb: 0,
             busy: None,
             moot: None,
@@ -336,6 +343,17 @@ impl Solver {
         }
     }
 
+    /// Maps the table's pages now (for a small table).
+    pub fn prefault_table_now(&self) {
+        self.tt.prefault_now();
+    }
+
+    /// False while [`Solver::prefault_table`]'s thread is still mapping
+    /// the table's pages.
+    pub fn table_mapped(&self) -> bool {
+        self.tt.mapped()
+    }
+
     /// Size of the table in bytes.
     pub fn table_bytes(&self) -> usize {
         self.tt.bytes()
@@ -368,18 +386,22 @@ impl Solver {
     }
 
     fn check_budget(&mut self) {
-        let b = &self.budget;
-        if let Some(p) = &b.progress {
+        if let Some(p) = &self.budget.progress {
             p.add_nodes(1024);
         }
-        if b.stop.as_ref().is_some_and(|s| s.is_stopped())
+        if self.over_budget() {
+            self.aborted = true;
+        }
+    }
+
+    /// True if a limit of the budget is reached.
+    fn over_budget(&self) -> bool {
+        let b = &self.budget;
+        b.stop.as_ref().is_some_and(|s| s.is_stopped())
             || b.done.as_ref().is_some_and(|s| s.is_stopped())
             || b.nodes.is_some_and(|n| self.nodes >= n)
             || b.deadline.is_some_and(|d| Instant::now() >= d)
             || self.moot.as_ref().is_some_and(|s| s.is_stopped())
-        {
-            self.aborted = true;
-        }
     }
 
     /// True if the side to move can win with its next stone.
@@ -611,17 +633,38 @@ impl Solver {
         all: bool,
         report: &mut dyn FnMut(&RootInfo),
     ) -> RootInfo {
+        let starts = self.column_starts(p);
+        self.best_from(p, weak, all, &starts, report)
+    }
+
+    /// [`Solver::best_reporting`] from the columns' bounds `starts`
+    /// (proven before, such as by [`Solver::reach`]).
+    pub fn best_from(
+        &mut self,
+        p: Pos,
+        weak: bool,
+        all: bool,
+        starts: &[Option<Range>],
+        report: &mut dyn FnMut(&RootInfo),
+    ) -> RootInfo {
         self.parallel(
-            |s| s.best_here(p, weak, all, report),
+            |s| s.best_here(p, weak, all, starts, report),
             |h, _| {
-                h.best_here(p, weak, all, &mut |_| {});
+                h.best_here(p, weak, all, starts, &mut |_| {});
             },
         )
     }
 
-    /// [`Solver::best`] on this thread.
-    fn best_here(&mut self, p: Pos, weak: bool, all: bool, report: &mut dyn FnMut(&RootInfo)) -> RootInfo {
-        let mut cols = self.column_starts(p);
+    /// [`Solver::best_from`] on this thread.
+    fn best_here(
+        &mut self,
+        p: Pos,
+        weak: bool,
+        all: bool,
+        starts: &[Option<Range>],
+        report: &mut dyn FnMut(&RootInfo),
+    ) -> RootInfo {
+        let mut cols = starts.to_vec();
         let order = self.root_order(p);
         let value = loop {
             let v = Range {
@@ -679,10 +722,12 @@ impl Solver {
     }
 
     /// A column of `p` whose score reaches `v`, the known value of `p`
-    /// (from the opening book): one null-window test per column, in
-    /// move-ordering order, until one reaches it. Returns every column's
-    /// proven bounds (the found column's lower bound is `v`); no column
-    /// reaches `v` only if the budget ran out.
+    /// or a lower bound of it (from the opening book): null-window tests
+    /// of the columns, in move-ordering order, racing (rounds of node caps
+    /// growing fourfold) until one reaches it. Returns every column's
+    /// proven bounds (the found column's lower bound is `v`; a column
+    /// proven not to reach it has its upper bound below `v`); if `v` is the
+    /// value, no column reaches it only if the budget ran out.
     pub fn reach(&mut self, p: Pos, v: i32) -> Vec<Option<Range>> {
         self.parallel(
             |s| s.reach_here(p, v),
@@ -697,26 +742,47 @@ impl Solver {
         if cols.iter().flatten().any(|r| r.lo >= v) {
             return cols;
         }
-        for c in self.root_order(p) {
-            let Some(mut r) = cols[c as usize] else { continue };
-            if r.hi < v {
-                continue;
+        let order = self.root_order(p);
+        // The columns race: each test gets a node cap, four times larger
+        // each round (the table keeps what a capped test proved), so a
+        // column that reaches `v` cheaply is found even if the ordering
+        // puts before it a column whose refutation is long.
+        let outer = self.budget.nodes;
+        let mut cap = self.reach_cap.max(1);
+        loop {
+            let mut open = false;
+            for &c in &order {
+                let Some(mut r) = cols[c as usize] else { continue };
+                if r.hi < v || r.lo >= v {
+                    continue;
+                }
+                let limit = self.nodes.saturating_add(cap);
+                self.budget.nodes = Some(outer.map_or(limit, |n| n.min(limit)));
+                let x = -self.negamax(self.play(p, c), -v, -(v - 1));
+                self.budget.nodes = outer;
+                if self.aborted {
+                    if self.over_budget() {
+                        return cols;
+                    }
+                    self.aborted = false; // only this round's cap
+                    open = true;
+                    continue;
+                }
+                if x >= v {
+                    r.lo = r.lo.max(x);
+                } else {
+                    r.hi = r.hi.min(x);
+                }
+                cols[c as usize] = Some(r);
+                if x >= v {
+                    return cols;
+                }
             }
-            let x = -self.negamax(self.play(p, c), -v, -(v - 1));
-            if self.aborted {
-                break;
+            if !open {
+                return cols;
             }
-            if x >= v {
-                r.lo = r.lo.max(x);
-            } else {
-                r.hi = r.hi.min(x);
-            }
-            cols[c as usize] = Some(r);
-            if x >= v {
-                break;
-            }
+            cap = cap.saturating_mul(4);
         }
-        cols
     }
 
     /// Playable columns sorted as the search orders moves.

@@ -217,6 +217,26 @@ fn compare(w: u32, h: u32, stones: u32, count: usize, seed: u64) {
                 assert!(r.lo <= v && v <= r.hi, "{w}x{h} col {c}: {v} outside {r:?}");
             }
         }
+        // Given a lower bound, with tiny node caps (many racing rounds): a
+        // column keeping it, and from there the exact value.
+        solver.clear();
+        solver.reach_cap = 8;
+        let lo = exact - 2;
+        let secured = solver.reach(p, lo);
+        assert!(secured.iter().flatten().any(|r| r.lo >= lo), "{secured:?}");
+        for c in 0..w {
+            if let (Some(r), Some(v)) = (secured[c as usize], brute.column(&g, c)) {
+                assert!(r.lo <= v && v <= r.hi, "{w}x{h} col {c}: {v} outside {r:?}");
+            }
+        }
+        solver.wdl_first = true;
+        let from = solver.best_from(p, false, false, &secured, &mut |_| {});
+        solver.wdl_first = false;
+        solver.reach_cap = 1 << 14;
+        assert_eq!(from.value, Range::exact(exact));
+        for c in from.best_columns(false) {
+            assert_eq!(brute.column(&g, c), Some(exact));
+        }
     }
 }
 
