@@ -179,6 +179,8 @@ pub trait AnyPlayer: Send {
     fn reset(&mut self);
     /// See [`Player::prepare`].
     fn prepare(&mut self, game: &dyn AnyGame, options: &OptionValues);
+    /// See [`Player::ready`].
+    fn ready(&mut self);
 }
 
 /// A game of type `G` with its move history: the generic [`AnyGame`].
@@ -380,6 +382,9 @@ impl<G: Game> AnyPlayer for PlayerBox<G> {
         if let Some(m) = game.as_any().downcast_ref::<Match<G>>() {
             self.inner.prepare(&m.pos, options)
         }
+    }
+    fn ready(&mut self) {
+        self.inner.ready()
     }
 }
 

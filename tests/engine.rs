@@ -467,6 +467,22 @@ fn a_limitless_solve_reports_its_progress() {
 }
 
 #[test]
+fn isready_waits_for_the_book_so_a_timed_first_move_comes_from_it() {
+    // A fresh process reads its book on another thread at `newgame`;
+    // `isready` answers once it is read, so a move with little time that
+    // follows comes from the book (the empty board: column 4, score +1).
+    for pos in ["Connect4", "Connect4;InProgress;Yellow[1];4"] {
+        let mut e = Engine::start("isready-book");
+        e.cmd(&format!("newgame {pos}"));
+        assert_eq!(e.cmd("isready"), vec!["readyok"]);
+        let r = e.cmd("go movetime 100");
+        assert!(r.contains(&"info string perfect: from the opening book".to_string()), "{r:?}");
+        assert_eq!(r.last().unwrap(), "bestmove 4", "{r:?}");
+        assert_eq!(e.close(), 0);
+    }
+}
+
+#[test]
 fn own_book_answers_the_opening_and_can_be_turned_off() {
     let mut e = Engine::start("ownbook");
     e.cmd("newgame Connect4");

@@ -190,8 +190,15 @@ impl<W: Write + Send + 'static> Session<W> {
                 v.push(if ugi { "ugiok" } else { "uciok" }.to_string());
                 Ok(v)
             }
+            // Outside a search `isready` waits for the player's set-up
+            // (a book being read) to finish.
+            Command::IsReady => {
+                if let Some((_, p)) = &mut self.player {
+                    p.ready();
+                }
+                Ok(vec!["readyok".into()])
+            }
             // Outside a search these have nothing to act on.
-            Command::IsReady => Ok(vec!["readyok".into()]),
             Command::Stop | Command::PonderHit => Ok(vec![]),
             Command::Go(_) | Command::BestMove(_) | Command::Analyze(_) | Command::Quit => {
                 unreachable!("handled by run_command")

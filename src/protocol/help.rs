@@ -43,7 +43,12 @@ const COMMANDS: &[(&str, &str, &str, &str)] = &[
     ),
     ("stop", "stop", "end the running search now (its bestmove is printed)", "stop"),
     ("ponderhit", "ponderhit", "the pondered move was played: the search's time starts", "ponderhit"),
-    ("isready", "isready", "readyok (at once, even while searching)", "isready"),
+    (
+        "isready",
+        "isready",
+        "readyok (at once while searching; otherwise once a new game's set-up, such as a book being read, is done)",
+        "isready",
+    ),
     (
         "analyze",
         "analyze [go limits] [game arguments]",

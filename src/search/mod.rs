@@ -330,6 +330,11 @@ pub trait Player<G: Game>: Send {
     /// changes), so slow set-up such as allocating a large table does not
     /// eat into the first move's time.
     fn prepare(&mut self, _pos: &G, _options: &OptionValues) {}
+
+    /// Waits until what [`Player::prepare`] started in the background is
+    /// done (`isready` outside a search: a runner sends it after a new
+    /// game and starts the clock at `readyok`).
+    fn ready(&mut self) {}
 }
 
 /// Legal moves of `pos` as a fresh vector.

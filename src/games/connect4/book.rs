@@ -34,7 +34,7 @@ use rand::{Rng, SeedableRng};
 
 use super::Connect4;
 use super::analysis::format_range;
-use super::board::{Board, Geometry};
+use super::board::{Board, Geometry, MAX_WIDTH};
 use super::solver::{Budget, Pos, Range, Solver};
 
 /// The book committed with meeple (7x6); [`COMMITTED_COMMAND`] rebuilds it.
@@ -75,12 +75,65 @@ fn can_win_next(geo: &Geometry, b: &Board) -> bool {
 /// mirror pair, by layer: (canonical key, a board of it, stored?) sorted
 /// by key. Stored = its side to move cannot win at once.
 pub fn enumerate(width: u32, height: u32, plies: u32) -> Vec<Vec<(u64, Board, bool)>> {
+    enumerate_linked(width, height, plies).into_iter().map(|l| l.nodes).collect()
+}
+
+/// No child: the column is full or the move ends the game.
+const NO_CHILD: u32 = u32::MAX;
+
+/// A layer of [`enumerate_linked`].
+struct Linked {
+    /// (canonical key, a board of it, stored?), sorted by key.
+    nodes: Vec<(u64, Board, bool)>,
+    /// For each node, each column's child's index in the next layer.
+    children: Vec<[u32; MAX_WIDTH as usize]>,
+}
+
+/// Sorts by key, keeping the order of equal keys (a radix sort: the
+/// layers are large, and their keys use only the board's bits).
+fn sort_by_key(v: &mut Vec<(u64, u32)>) {
+    let bits = 64 - v.iter().fold(0u64, |a, e| a | e.0).leading_zeros();
+    // As few passes as digits of at most 13 bits allow (a 49-bit key of
+    // 7x6 takes four); the counts stay in the cache.
+    let passes = bits.div_ceil(13).max(1);
+    let digit = bits.div_ceil(passes).max(1);
+    let mask = (1u64 << digit) - 1;
+    let mut buf = vec![(0u64, 0u32); v.len()];
+    let mut count = vec![0usize; 1 << digit];
+    for shift in (0..bits).step_by(digit as usize) {
+        count.fill(0);
+        for e in v.iter() {
+            count[((e.0 >> shift) & mask) as usize] += 1;
+        }
+        if count.contains(&v.len()) {
+            continue; // every key has the same digit here
+        }
+        let mut sum = 0;
+        for c in count.iter_mut() {
+            (*c, sum) = (sum, sum + *c);
+        }
+        for e in v.iter() {
+            let d = ((e.0 >> shift) & mask) as usize;
+            buf[count[d]] = *e;
+            count[d] += 1;
+        }
+        std::mem::swap(v, &mut buf);
+    }
+}
+
+/// [`enumerate`], each node also linked to its children.
+fn enumerate_linked(width: u32, height: u32, plies: u32) -> Vec<Linked> {
     let geo = Geometry::new(width, height);
+    let w = MAX_WIDTH as usize;
     let empty = Board::new(width, height).expect("valid size");
-    let mut layers = vec![vec![(0u64, empty, !can_win_next(&geo, &empty))]];
+    let mut layers =
+        vec![Linked { nodes: vec![(0u64, empty, !can_win_next(&geo, &empty))], children: Vec::new() }];
     for _ in 0..plies.min(width * height) {
-        let mut next: HashMap<u64, Board> = HashMap::new();
-        for (_, b, _) in layers.last().expect("not empty") {
+        let prev = layers.last_mut().expect("not empty");
+        // Every child that does not end the game: (its canonical key,
+        // parent * MAX_WIDTH + column), sorted by key.
+        let mut found: Vec<(u64, u32)> = Vec::with_capacity(prev.nodes.len() * width as usize);
+        for (i, (_, b, _)) in prev.nodes.iter().enumerate() {
             for c in 0..width {
                 if !b.can_play(c) {
                     continue;
@@ -88,14 +141,23 @@ pub fn enumerate(width: u32, height: u32, plies: u32) -> Vec<Vec<(u64, Board, bo
                 let mut child = *b;
                 child.play(c);
                 if child.outcome().is_none() {
-                    next.entry(canonical_key(&geo, child.current(), child.mask())).or_insert(child);
+                    found.push((canonical_key(&geo, child.current(), child.mask()), (i * w) as u32 + c));
                 }
             }
         }
-        let mut layer: Vec<(u64, Board, bool)> =
-            next.into_iter().map(|(k, b)| (k, b, !can_win_next(&geo, &b))).collect();
-        layer.sort_by_key(|e| e.0);
-        layers.push(layer);
+        sort_by_key(&mut found);
+        let mut links = vec![[NO_CHILD; MAX_WIDTH as usize]; prev.nodes.len()];
+        let mut nodes: Vec<(u64, Board, bool)> = Vec::new();
+        for &(k, src) in &found {
+            if nodes.last().is_none_or(|n| n.0 != k) {
+                let mut b = prev.nodes[src as usize / w].1;
+                b.play(src % w as u32);
+                nodes.push((k, b, !can_win_next(&geo, &b)));
+            }
+            links[src as usize / w][src as usize % w] = (nodes.len() - 1) as u32;
+        }
+        prev.children = links;
+        layers.push(Linked { nodes, children: Vec::new() });
     }
     layers
 }
@@ -120,22 +182,23 @@ impl Book {
             return Err(bad());
         }
         let data = &bytes[nl + 1..];
-        let layers = enumerate(width, height, plies);
-        let deepest: Vec<u64> =
-            layers.last().expect("not empty").iter().filter(|e| e.2).map(|e| e.0).collect();
-        if deepest.len() != entries || data.len() != entries {
-            return Err(format!(
-                "book: {} scores for {} positions of {plies} stones (header: {entries})",
-                data.len(),
-                deepest.len()
-            ));
-        }
         let limit = (width * height) as i32 / 2 + 1;
         if let Some(v) = data.iter().map(|&b| b as i8 as i32).find(|v| v.abs() > limit) {
             return Err(format!("book: score {v} out of range"));
         }
-        let scores: HashMap<u64, i8> = deepest.into_iter().zip(data.iter().map(|&b| b as i8)).collect();
-        Ok(derive(width, height, plies, &layers, &scores))
+        let mut used = 0;
+        let short = || format!("book: {} scores for more positions of {plies} stones", data.len());
+        let book = assemble(width, height, plies, |_| {
+            used += 1;
+            data.get(used - 1).map(|&b| b as i8).ok_or_else(short)
+        })?;
+        if used != data.len() || used != entries {
+            return Err(format!(
+                "book: {} scores for {used} positions of {plies} stones (header: {entries})",
+                data.len()
+            ));
+        }
+        Ok(book)
     }
 
     /// The file's bytes: the header and the deepest layer's scores.
@@ -175,6 +238,29 @@ impl Book {
         layer.binary_search_by_key(&k, |e| e.0).ok().map(|i| layer[i].1 as i32)
     }
 
+    /// A lower bound of the score of `b` from the book's scores of the
+    /// positions it may come from (one stone fewer: a top stone of the
+    /// side that just moved taken back): whatever that side played, the
+    /// side to move gets at least minus the parent's score. `None` if the
+    /// book knows no parent (`b` is not one stone past its depth or less).
+    pub fn parents_bound(&self, b: &Board) -> Option<i32> {
+        if (b.width(), b.height()) != (self.width, self.height) || b.outcome().is_some() || b.moves() == 0 {
+            return None;
+        }
+        let geo = self.geometry();
+        (0..self.width)
+            .filter_map(|c| {
+                let stones = b.mask() & geo.column_mask(c);
+                if stones == 0 || (1u64 << (63 - stones.leading_zeros())) & b.current() != 0 {
+                    return None; // empty, or the side to move's stone on top
+                }
+                let mut parent = *b;
+                parent.undo(c);
+                self.score_of(&parent).map(|v| -v)
+            })
+            .max()
+    }
+
     /// The exact score of every column of `b` (`None`: full) if the book
     /// knows them all.
     pub fn columns_of(&self, b: &Board) -> Option<Vec<Option<i32>>> {
@@ -201,29 +287,82 @@ impl Book {
     }
 }
 
-/// The committed book, parsed at first use (`None` if it does not parse,
+/// The committed book, parsed on first use (`None` if it does not parse,
 /// which a test rules out).
+static BOOK: OnceLock<Option<Book>> = OnceLock::new();
+
+/// The committed book, parsed at first use (`None` if it does not parse,
+/// which a test rules out). Blocks while another thread parses it.
 pub fn committed() -> Option<&'static Book> {
-    static BOOK: OnceLock<Option<Book>> = OnceLock::new();
     BOOK.get_or_init(|| {
         if BOOK_BYTES.is_empty() {
             return None; // built without a book
         }
-        Book::parse(BOOK_BYTES).map_err(|e| log::error!("the committed opening book: {e}")).ok()
+        let t0 = Instant::now();
+        let book = Book::parse(BOOK_BYTES).map_err(|e| log::error!("the committed opening book: {e}")).ok();
+        log::debug!("the committed opening book read in {:.1} ms", t0.elapsed().as_secs_f64() * 1e3);
+        book
     })
     .as_ref()
+}
+
+/// The committed book's depth, from its header alone (0 without a book).
+pub fn committed_plies() -> u32 {
+    static PLIES: OnceLock<u32> = OnceLock::new();
+    *PLIES.get_or_init(|| {
+        let header = BOOK_BYTES.split(|&b| b == b'\n').next().unwrap_or_default();
+        let header = String::from_utf8_lossy(header);
+        let f: Vec<&str> = header.split_whitespace().collect();
+        f.iter().position(|&w| w == "plies").and_then(|i| f.get(i + 1)?.parse().ok()).unwrap_or(0)
+    })
+}
+
+/// The committed book if it is read by `deadline` (`None`: wait as long
+/// as it takes). It is read on another thread meanwhile (see
+/// [`preload`]), so a search with a time limit does not wait past it;
+/// `Err(NotReadYet)` if the book is not ready in time.
+pub fn committed_by(deadline: Option<Instant>) -> Result<Option<&'static Book>, NotReadYet> {
+    let Some(deadline) = deadline else { return Ok(committed()) };
+    preload();
+    loop {
+        if let Some(b) = BOOK.get() {
+            return Ok(b.as_ref());
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(NotReadYet);
+        }
+        std::thread::sleep((deadline - now).min(std::time::Duration::from_millis(1)));
+    }
+}
+
+/// The committed book was still being read at the deadline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotReadYet;
+
+impl std::fmt::Display for NotReadYet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the opening book is still being read")
+    }
 }
 
 /// Reads the committed book on another thread if it is not read yet (the
 /// derivation of its shallower layers takes a moment), so that the first
 /// question asked of it is answered at once.
 pub fn preload() {
-    static STARTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    if !STARTED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+    if !PRELOADING.swap(true, std::sync::atomic::Ordering::Relaxed) {
         let _ = std::thread::Builder::new().name("c4-book".into()).spawn(|| {
             committed();
         });
     }
+}
+
+/// Set once [`preload`] has started reading the book.
+static PRELOADING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether the book is being read or has been (see [`preload`]).
+pub fn preloading() -> bool {
+    PRELOADING.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// The book's score of a position.
@@ -233,16 +372,25 @@ pub fn score(g: &Connect4) -> Option<i32> {
 
 /// The book's scores of every column.
 pub fn columns(g: &Connect4) -> Option<Vec<Option<i32>>> {
-    let b = committed()?;
-    if g.board.moves() >= b.plies {
+    columns_in(committed()?, g)
+}
+
+/// `book`'s scores of every column of `g` (`None`: past its depth).
+pub fn columns_in(book: &Book, g: &Connect4) -> Option<Vec<Option<i32>>> {
+    if g.board.moves() >= book.plies {
         return None;
     }
-    b.columns_of(&g.board)
+    book.columns_of(&g.board)
 }
 
 /// `analyze`'s line from the book, if it has every column.
 pub fn column_line(g: &Connect4, weak: bool) -> Option<String> {
-    let cols = columns(g)?;
+    column_line_in(committed()?, g, weak)
+}
+
+/// `analyze`'s line from `book`, if it has every column.
+pub fn column_line_in(book: &Book, g: &Connect4, weak: bool) -> Option<String> {
+    let cols = columns_in(book, g)?;
     Some(
         cols.iter()
             .map(|c| match c {
@@ -403,48 +551,116 @@ fn progress_path(out: &Path) -> PathBuf {
     PathBuf::from(p)
 }
 
-/// The book of `plies` whose deepest layer's scores are `scores` (by
-/// canonical key; `layers` from [`enumerate`]): every shallower stored
-/// position scores the best of its children's.
-fn derive(
+/// The book of `plies` whose deepest stored positions score `score(key)`
+/// (called once for each, in key order): every shallower stored position
+/// scores the best of its children's. The deepest layer is only sorted,
+/// never kept as boards: that is most of the positions, and it makes
+/// reading the committed book take a few tens of milliseconds.
+fn assemble(
     width: u32,
     height: u32,
     plies: u32,
-    layers: &[Vec<(u64, Board, bool)>],
-    scores: &HashMap<u64, i8>,
-) -> Book {
+    mut score: impl FnMut(u64) -> Result<i8, String>,
+) -> Result<Book, String> {
     let geo = Geometry::new(width, height);
     let cells = geo.cells() as i32;
+    // The score of a position that is not stored: its side to move wins now.
+    let win_now = |moves: u32| ((cells + 1 - moves as i32) / 2) as i8;
     let mut book = Book { width, height, plies, layers: vec![Vec::new(); plies as usize + 1] };
-    book.layers[plies as usize] =
-        layers[plies as usize].iter().filter(|e| e.2).map(|e| (e.0, scores[&e.0])).collect();
-    for d in (0..plies as usize).rev() {
-        let mut layer = Vec::new();
-        for (k, b, stored) in &layers[d] {
-            if !stored {
+    let empty = Board::new(width, height).ok_or("book: bad board size")?;
+    if plies == 0 {
+        if !can_win_next(&geo, &empty) {
+            book.layers[0].push((0, score(0)?));
+        }
+        return Ok(book);
+    }
+    let layers = enumerate_linked(width, height, plies - 1);
+    let parents = &layers[plies as usize - 1].nodes;
+    let w = MAX_WIDTH as usize;
+    // The deepest layer: (canonical key, parent * MAX_WIDTH + column),
+    // sorted by key; made with bit operations alone (this is most of the
+    // time it takes to read a book).
+    let mut found: Vec<(u64, u32)> = Vec::with_capacity(parents.len() * width as usize);
+    // Each parent's best move so far (a move filling the board draws).
+    let mut best = vec![i8::MIN; parents.len()];
+    let fills = plies == geo.cells();
+    // Every parent's children are listed, stored or not: a deepest
+    // position may be reached only through a parent that could have won.
+    for (i, (_, b, stored)) in parents.iter().enumerate() {
+        let (current, mask) = (b.current(), b.mask());
+        let playable = geo.playable(mask);
+        // A stored parent cannot win at once.
+        let wins = if *stored { 0 } else { geo.winning_cells(current, mask) & playable };
+        for c in 0..width {
+            let cell = playable & geo.column_mask(c);
+            if cell == 0 {
                 continue;
             }
-            let n = b.moves() as i32;
-            let best = (0..width)
+            if fills {
+                best[i] = best[i].max(0);
+            } else if cell & wins == 0 {
+                let (child_current, child_mask) = (current ^ mask, mask | cell);
+                found.push((canonical_key(&geo, child_current, child_mask), (i * w) as u32 + c));
+            }
+        }
+    }
+    sort_by_key(&mut found);
+    let deepest = &mut book.layers[plies as usize];
+    let mut last: Option<(u64, i8)> = None;
+    for &(k, src) in &found {
+        let (p, c) = (src as usize / w, src % w as u32);
+        let v = match last {
+            Some((k0, v)) if k0 == k => v,
+            _ => {
+                let parent = &parents[p].1;
+                let child_mask = parent.mask() | (geo.playable(parent.mask()) & geo.column_mask(c));
+                let child_current = parent.current() ^ parent.mask();
+                let v = if geo.winning_cells(child_current, child_mask) & geo.playable(child_mask) != 0 {
+                    win_now(plies)
+                } else {
+                    let v = score(k)?;
+                    deepest.push((k, v));
+                    v
+                };
+                last = Some((k, v));
+                v
+            }
+        };
+        best[p] = best[p].max(-v);
+    }
+    let mut below: Vec<i8> = Vec::with_capacity(parents.len());
+    for ((k, _, stored), v) in parents.iter().zip(&best) {
+        if *stored {
+            book.layers[plies as usize - 1].push((*k, *v));
+            below.push(*v);
+        } else {
+            below.push(win_now(plies - 1));
+        }
+    }
+    for d in (0..plies as usize - 1).rev() {
+        let layer = &layers[d];
+        let mut here = Vec::with_capacity(layer.nodes.len());
+        for ((k, b, stored), links) in layer.nodes.iter().zip(&layer.children) {
+            if !stored {
+                here.push(win_now(d as u32));
+                continue;
+            }
+            let v = (0..width)
                 .filter(|&c| b.can_play(c))
-                .map(|c| {
-                    let mut child = *b;
-                    child.play(c);
-                    if can_win_next(&geo, &child) {
-                        -((cells - n) / 2)
-                    } else {
-                        let l = &book.layers[d + 1];
-                        let ck = canonical_key(&geo, child.current(), child.mask());
-                        -(l[l.binary_search_by_key(&ck, |e| e.0).expect("child enumerated")].1 as i32)
-                    }
+                .map(|c| match links[c as usize] {
+                    // A stored position cannot win at once: a move that
+                    // ends the game fills the board (a draw).
+                    NO_CHILD => 0,
+                    j => -below[j as usize],
                 })
                 .max()
                 .expect("not full");
-            layer.push((*k, best as i8));
+            book.layers[d].push((*k, v));
+            here.push(v);
         }
-        book.layers[d] = layer;
+        below = here;
     }
-    book
+    Ok(book)
 }
 
 /// The stored positions of `plies` stones in the order a build solves
@@ -520,12 +736,11 @@ pub fn build(
         return Err(format!("plies must be at most {MAX_PLIES}"));
     }
     let t0 = Instant::now();
-    let layers = enumerate(width, height, plies);
     let prog = progress_path(out_path);
     let mut known = read_progress(&prog)?;
     let todo: Vec<(u64, Board)> =
         solve_order(width, height, plies).into_iter().filter(|e| !known.contains_key(&e.0)).collect();
-    let stored = layers.last().expect("not empty").iter().filter(|e| e.2).count();
+    let stored = enumerate(width, height, plies).last().expect("not empty").iter().filter(|e| e.2).count();
     writeln!(
         log,
         "book {width}x{height} plies {plies}: {stored} positions to solve at ply {plies}, {} already in {}",
@@ -578,7 +793,9 @@ pub fn build(
         }
         Ok(())
     })?;
-    let book = derive(width, height, plies, &layers, &known);
+    let book = assemble(width, height, plies, |k| {
+        known.get(&k).copied().ok_or_else(|| format!("book: position {k} was not solved"))
+    })?;
     writeln!(log, "built in {:.1}s", t0.elapsed().as_secs_f64()).map_err(|e| e.to_string())?;
     Ok(book)
 }
@@ -862,6 +1079,28 @@ mod tests {
         for p in [tmp("local"), d] {
             let _ = std::fs::remove_file(progress_path(&p));
         }
+    }
+
+    #[test]
+    fn parents_bound_the_score_of_a_position_past_the_book() {
+        // 5x4, 3 plies: every position of 4 stones is bounded below by its
+        // parents' book scores; the bound is often the exact score.
+        let out = tmp("parents");
+        let book = build(5, 4, 3, &out, 1, 16, &mut Vec::new()).unwrap();
+        let mut solver = Solver::new(5, 4, 16).unwrap();
+        let (mut total, mut exact) = (0, 0);
+        for (_, b, _) in enumerate(5, 4, 4).pop().unwrap() {
+            let lo = book.parents_bound(&b).expect("a parent is in the book");
+            let v = solver.solve(Pos::from(&b), false).lo;
+            assert!(lo <= v, "bound {lo} above the score {v}");
+            total += 1;
+            exact += (lo == v) as u32;
+        }
+        assert!(total > 100 && exact > total / 4, "{exact} of {total}");
+        let deeper = random_position(5, 4, 5, &mut rand::rngs::StdRng::seed_from_u64(3));
+        assert_eq!(book.parents_bound(&deeper), None);
+        assert_eq!(book.parents_bound(&Board::new(5, 4).unwrap()), None);
+        let _ = std::fs::remove_file(progress_path(&out));
     }
 
     #[test]

@@ -255,12 +255,13 @@ impl Game for Connect4 {
             "weak" => true,
             other => return Err(format!("analyze takes no argument or 'weak', not '{other}'")),
         };
-        if perfect::own_book(ctx.options)
-            && let Some(line) = book::column_line(self, weak)
+        if let Some(line) =
+            perfect::book_for(self, ctx, 0.9).and_then(|bk| book::column_line_in(bk, self, weak))
         {
             return Ok(vec![line]);
         }
-        let (mut solver, note) = perfect::make_solver(self.board.geometry(), perfect::hash_mb(ctx.options))?;
+        let (mut solver, note) =
+            perfect::make_solver(self.board.geometry(), perfect::hash_mb(ctx.options), false)?;
         if let Some(n) = note {
             ctx.report_text(format!("analyze: {n}"));
         }
