@@ -27,8 +27,10 @@
 //!
 //! Book: positions with fewer stones than the opening book's depth are
 //! answered from it (every column's score); at its depth the book gives
-//! the value, and the solver only looks for a column reaching it (one
-//! null-window test per column). The book is read on another thread when
+//! the value, and the solver only looks for a column keeping its class,
+//! then one reaching it (see [`secure`]); one stone past it, the book's
+//! scores of the possible parents bound the value below, and with a limit
+//! a column keeping that bound is found first. The book is read on another thread when
 //! a game starts ([`Player::prepare`]; `isready` waits for it); a move
 //! with a time limit waits for it at most 90% of its time.
 //!
@@ -176,6 +178,24 @@ impl Perfect {
     }
 }
 
+/// A column of `p` reaching `v` (its value or a lower bound of it):
+/// first one keeping its class (a win, else a draw), then, unless `weak`,
+/// one reaching `v` itself; every column's proven bounds. Proving a win
+/// is much cheaper than proving the fastest one, and with little time the
+/// class is what decides the game.
+fn secure(solver: &mut Solver, p: Pos, v: i32, weak: bool) -> Vec<Option<Range>> {
+    let class = v.min(1);
+    let mut cols = solver.reach(p, class);
+    if v > class && !weak && !solver.aborted() {
+        for (c, r) in cols.iter_mut().zip(solver.reach(p, v)) {
+            if let (Some(c), Some(r)) = (c.as_mut(), r) {
+                *c = Range { lo: c.lo.max(r.lo), hi: c.hi.min(r.hi) };
+            }
+        }
+    }
+    cols
+}
+
 /// Score to report for a root result.
 fn report_score(value: Range, weak: bool) -> Score {
     if weak {
@@ -302,7 +322,7 @@ impl Player<Connect4> for Perfect {
             };
             RootInfo { columns, value }
         } else if let Some(v) = book_value {
-            RootInfo { columns: solver.reach(p, v), value: Range::exact(v) }
+            RootInfo { columns: secure(solver, p, v, weak), value: Range::exact(v) }
         } else {
             // A long solve says what it has proven as it goes.
             let mut report = |i: &RootInfo| {
@@ -318,7 +338,7 @@ impl Player<Connect4> for Perfect {
             match parent_bound {
                 None => solver.best_reporting(p, weak, variety, &mut report),
                 Some(lo) => {
-                    let secured = solver.reach(p, lo);
+                    let secured = secure(solver, p, lo, weak);
                     let mut info = solver.best_from(p, weak, variety, &secured, &mut report);
                     // The value is at least the bound even if no column is
                     // proven to keep it yet.
@@ -514,6 +534,34 @@ mod tests {
     use rand::SeedableRng;
     use rand::rngs::StdRng;
     use std::time::Duration;
+
+    #[test]
+    fn secure_finds_a_column_of_the_class_then_of_the_value() {
+        // 5x4 positions of 6 stones: with the value (or a bound below it)
+        // given, a column keeping its class is found, and unless weak one
+        // reaching it; no column's bounds exclude its exact score.
+        let mut rng = StdRng::seed_from_u64(11);
+        let mut exact = Solver::new(5, 4, 16).unwrap();
+        let mut solver = Solver::new(5, 4, 16).unwrap();
+        solver.reach_cap = 64; // many racing rounds
+        for _ in 0..40 {
+            let b = crate::games::connect4::book::random_position(5, 4, 6, &mut rng);
+            let p = Pos::from(&b);
+            let v = exact.solve(p, false).lo;
+            let truth = exact.columns(p, false);
+            for (bound, weak) in [(v, false), (v, true), (v - 3, false)] {
+                solver.clear();
+                let cols = secure(&mut solver, p, bound, weak);
+                let need = if weak { bound.min(1) } else { bound };
+                assert!(cols.iter().flatten().any(|r| r.lo >= need), "{cols:?} need {need}");
+                for (r, t) in cols.iter().zip(&truth) {
+                    if let (Some(r), Some(t)) = (r, t) {
+                        assert!(r.lo <= t.lo && t.lo <= r.hi, "{r:?} excludes {t:?}");
+                    }
+                }
+            }
+        }
+    }
 
     fn options(pairs: &[(&str, OptionValue)]) -> OptionValues {
         let mut o = OptionValues::from_specs(&Connect4::options());
