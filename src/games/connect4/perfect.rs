@@ -120,9 +120,12 @@ pub struct Perfect {
     starter: Option<Solver>,
 }
 
-/// The starter table's size (MB): small enough to be mapped by the
-/// search at once.
+/// The starter table's size (MB): small enough to be mapped at once.
 const STARTER_MB: usize = 16;
+
+/// Time left below which a move from the book does not make the table
+/// (which maps the starter table at once: about 10 ms).
+const TABLE_MAKING_TIME: std::time::Duration = std::time::Duration::from_millis(25);
 
 impl Perfect {
     pub fn new(_o: &OptionValues) -> Self {
@@ -147,6 +150,17 @@ impl Perfect {
                         log::warn!("{n}");
                         ctx.report_text(format!("perfect: {n}"));
                     }
+                    // The starter is mapped first, here (about 10 ms): done
+                    // beside the big table's mapping, or during a search,
+                    // it was measured many times slower.
+                    if s.table_bytes() > 2 * (STARTER_MB << 20)
+                        && self.starter.as_ref().is_none_or(|s| s.geometry() != geo)
+                    {
+                        self.starter = Solver::new(geo.width, geo.height, STARTER_MB).ok();
+                        if let Some(st) = &self.starter {
+                            st.prefault_table_now();
+                        }
+                    }
                     s.prefault_table();
                     self.solver = Some((geo, mb, s));
                 }
@@ -164,16 +178,10 @@ impl Perfect {
         if big.table_mapped() || big.table_bytes() <= 2 * (STARTER_MB << 20) {
             return self.solver.as_mut().map(|s| &mut s.2);
         }
-        if self.starter.as_ref().is_none_or(|s| s.geometry() != geo) {
-            self.starter = Solver::new(geo.width, geo.height, STARTER_MB).ok();
-            if let Some(s) = &self.starter {
-                s.prefault_table_now();
-            }
-            log::debug!("perfect: a {STARTER_MB} MB table while the big one is mapped");
-        }
+        log::debug!("perfect: the {STARTER_MB} MB table while the big one is mapped");
         match &mut self.starter {
-            Some(s) => Some(s),
-            None => self.solver.as_mut().map(|s| &mut s.2),
+            Some(s) if s.geometry() == geo => Some(s),
+            _ => self.solver.as_mut().map(|s| &mut s.2),
         }
     }
 }
@@ -273,8 +281,11 @@ impl Player<Connect4> for Perfect {
             ctx.nodes += 1;
             // The table is made now (and mapped on another thread while
             // the opponent moves), so that the first search past the book
-            // does not spend its time on page faults.
-            let _ = self.solver(pos, hash_mb(ctx.options), ctx);
+            // does not spend its time on page faults; not if the move's
+            // time is nearly gone (the book was being read).
+            if ctx.remaining().is_none_or(|r| r >= TABLE_MAKING_TIME) {
+                let _ = self.solver(pos, hash_mb(ctx.options), ctx);
+            }
             ctx.report_text("perfect: from the opening book");
             ctx.report(empty, Some(chosen_score), vec![(chosen + 1).to_string()]);
             return chosen as u8;
