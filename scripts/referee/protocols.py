@@ -1,7 +1,9 @@
 """How the referee talks to an engine: one client class per protocol.
 
-  meeple  meeple's own protocol: every reply ends with `ok`; `newgame`,
-          `play`, `setoption`, `go ...` -> `info`..., `bestmove M`, `ok`
+  meeple  meeple's own protocol: every reply ends with `ok`; `newgame`
+          then `isready` (the engine's set-up, such as an opening book
+          being read, is done before the clock starts), `play`,
+          `setoption`, `go ...` -> `info`..., `bestmove M`, `ok`
   uhp     the Universal Hive Protocol: `newgame`, `play`, `pass`,
           `options set`, `bestmove time hh:mm:ss|depth N` -> `M`, `ok`;
           it cannot be stopped, so a late engine is restarted
@@ -115,6 +117,9 @@ class MeepleClient(Client):
 
     def new_game(self, gamestring):
         self.gamestring_reply("newgame " + gamestring)
+        # As UCI runners do: the first move's clock starts once the
+        # engine has finished what the new game set going.
+        self.command("isready")
 
     def tell(self, move):
         self.gamestring_reply("pass" if move.lower() == "pass" else "play " + move)
