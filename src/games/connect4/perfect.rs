@@ -163,6 +163,7 @@ impl Perfect {
                     }
                     s.prefault_table();
                     self.solver = Some((geo, mb, s));
+                    self.make_heuristic(&g.board);
                 }
                 Err(e) => {
                     log::error!("{e}");
@@ -512,6 +513,19 @@ impl Perfect {
 
     /// The heuristic search's move among `cands` in the time left (the
     /// most central one if it has no time at all).
+    /// Makes the heuristic search for `b`'s board if it is not made, its
+    /// table mapped now (4 MB: a millisecond or two): on fresh pages its
+    /// first search overran its deadline by 4-8 ms (a page fault at
+    /// nearly every node between two looks at the clock).
+    fn make_heuristic(&mut self, b: &super::board::Board) {
+        if !matches!(&self.heuristic, Some(h) if h.geometry() == b.geometry()) {
+            self.heuristic = Heuristic::new(b).ok();
+            if let Some(h) = &mut self.heuristic {
+                h.clear();
+            }
+        }
+    }
+
     fn heuristic_choice(
         &mut self,
         pos: &Connect4,
@@ -519,9 +533,7 @@ impl Perfect {
         cands: &[u32],
     ) -> (u32, Option<Found>) {
         let centre = centre_order(pos.board.width()).into_iter().find(|c| cands.contains(c));
-        if !matches!(&self.heuristic, Some(h) if h.geometry() == pos.board.geometry()) {
-            self.heuristic = Heuristic::new(&pos.board).ok();
-        }
+        self.make_heuristic(&pos.board);
         let Some(h) = self.heuristic.as_mut() else {
             return (centre.unwrap_or(cands[0]), None);
         };
