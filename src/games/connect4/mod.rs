@@ -260,8 +260,7 @@ impl Game for Connect4 {
         {
             return Ok(vec![line]);
         }
-        let (mut solver, note) =
-            perfect::make_solver(self.board.geometry(), perfect::hash_mb(ctx.options), false)?;
+        let (mut solver, note) = perfect::make_solver(self.board.geometry(), perfect::hash_mb(ctx.options))?;
         if let Some(n) = note {
             ctx.report_text(format!("analyze: {n}"));
         }

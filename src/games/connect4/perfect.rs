@@ -14,9 +14,9 @@
 //!   T = 9; Skill 1: T = 22.6, nearly uniform).
 //! - `Hash` (MB, engine-wide): size of the solver's table, kept between
 //!   moves and cleared on `newgame`. It is allocated at `perfect`'s first
-//!   move (never at `newgame`), backed by transparent huge pages, and
-//!   mapped by another thread; until that is done, searches use a 16 MB
-//!   table mapped at once (see [`Perfect::solver`]). A size the machine
+//!   move (never at `newgame`) and mapped by another thread; until that is
+//!   done, and for searches with less than 400 ms, a 16 MB table is used
+//!   (see [`Perfect::solver`]). A size the machine
 //!   cannot give is halved until it can (down to 16 MB), with an `info
 //!   string` saying so.
 //! - `Threads` (engine-wide): search threads sharing the table (lazy SMP,
@@ -95,10 +95,10 @@ pub fn threads(o: &OptionValues) -> usize {
 /// A solver with a table of `mb` MB, or the largest power-of-two size
 /// below it that the machine can give (at least 16 MB), with a note
 /// saying what was used; `Err` if not even 16 MB can be had.
-pub fn make_solver(geo: Geometry, mb: usize, huge: bool) -> Result<(Solver, Option<String>), String> {
+pub fn make_solver(geo: Geometry, mb: usize) -> Result<(Solver, Option<String>), String> {
     let mut size = mb.max(1);
     loop {
-        match Solver::new_huge(geo.width, geo.height, size, huge) {
+        match Solver::new(geo.width, geo.height, size) {
             Ok(s) if size == mb.max(1) => return Ok((s, None)),
             Ok(s) => return Ok((s, Some(format!("cannot allocate {mb} MB for the table, using {size} MB")))),
             Err(e) if size <= 16 => return Err(e.to_string()),
@@ -123,6 +123,10 @@ pub struct Perfect {
 /// The starter table's size (MB): small enough to be mapped at once.
 const STARTER_MB: usize = 16;
 
+/// Time left below which a move searches the starter table, not the big
+/// one.
+const SHORT_SEARCH: std::time::Duration = std::time::Duration::from_millis(400);
+
 /// Time left below which a move from the book does not make the table
 /// (which maps the starter table at once: about 10 ms).
 const TABLE_MAKING_TIME: std::time::Duration = std::time::Duration::from_millis(25);
@@ -138,13 +142,10 @@ impl Perfect {
         let geo = g.board.geometry();
         if !matches!(&self.solver, Some((g0, m0, _)) if *g0 == geo && *m0 == mb) {
             self.solver = None; // free the old table first
-            // Transparent huge pages: on a table bigger than the caches,
-            // 4 KB pages make nearly every probe a TLB miss (measured at
-            // movetime 100, 256 MB: 130k nodes with them, 790k with huge
-            // pages). Their faults (which may wait for the kernel to
-            // compact memory) happen in the mapping thread, never in a
-            // search: the table is used once mapped (the starter before).
-            match make_solver(geo, mb, true) {
+            // Normal pages: with transparent huge pages, the kernel's
+            // compaction while the mapping thread ran stalled the engine's
+            // other threads (moves of 0.1 s took 0.13-0.28 s).
+            match make_solver(geo, mb) {
                 Ok((mut s, note)) => {
                     if let Some(n) = note {
                         log::warn!("{n}");
@@ -175,11 +176,14 @@ impl Perfect {
         let big = &self.solver.as_ref()?.2;
         // A big table is mapped on another thread for a while (256 MB:
         // about 0.15 s); the searches meanwhile use a small table, mapped
-        // at once and kept (cleared) for the next time.
-        if big.table_mapped() || big.table_bytes() <= 2 * (STARTER_MB << 20) {
+        // at once and kept (cleared) for the next time. So do short ones:
+        // a table that fits the processor's cache is faster until it fills
+        // (at movetime 100: 16 MB 680-820k nodes, 256 MB 510-540k).
+        let short = ctx.remaining().is_some_and(|r| r < SHORT_SEARCH);
+        if (big.table_mapped() && !short) || big.table_bytes() <= 2 * (STARTER_MB << 20) {
             return self.solver.as_mut().map(|s| &mut s.2);
         }
-        log::debug!("perfect: the {STARTER_MB} MB table while the big one is mapped");
+        log::debug!("perfect: the {STARTER_MB} MB table (a short search, or the big one is being mapped)");
         match &mut self.starter {
             Some(s) if s.geometry() == geo => Some(s),
             _ => self.solver.as_mut().map(|s| &mut s.2),
