@@ -328,7 +328,7 @@ fn options_registry() {
         e.cmd("setoption name Hash value 65536"),
         vec!["err option Hash must be within 1..16384, not 65536"]
     );
-    assert_eq!(e.one("options get Move Overhead"), "Move Overhead;int;30;30;0;5000");
+    assert_eq!(e.one("options get Move Overhead"), "Move Overhead;int;15;15;0;5000");
     assert_eq!(e.cmd("setoption name Move Overhead value 50"), Vec::<String>::new());
     assert_eq!(e.one("options get HASH"), "Hash;int;64;256;1;16384");
     assert_eq!(e.one("options set Connect4.Depth 5"), "Depth;int;5;8;1;64");

@@ -151,7 +151,7 @@ fn uci_transcript() {
     assert_eq!(hs[0], format!("id name meeple {}", env!("CARGO_PKG_VERSION")));
     assert!(hs[1].starts_with("id author "));
     assert!(
-        hs.contains(&"option name Move Overhead type spin default 30 min 0 max 5000".to_string()),
+        hs.contains(&"option name Move Overhead type spin default 15 min 0 max 5000".to_string()),
         "{hs:?}"
     );
     assert!(hs.iter().any(|l| l.starts_with("option name Strategy type combo default perfect var perfect")));

@@ -21,7 +21,7 @@ pub fn engine_options(default_type: &str) -> Vec<OptionSpec> {
         OptionSpec::int("Threads", 1, 1, 64, "search threads"),
         OptionSpec::int(
             "Move Overhead",
-            30,
+            15,
             0,
             5000,
             "ms taken off every time limit, for the way to the client",

@@ -472,7 +472,7 @@ const BOOK_WAIT_SHARE: f64 = 0.9;
 
 /// The solver's share of a limited move's time past the opening book;
 /// if it has not finished, the heuristic search gets the rest. At 0.1 s a
-/// move (70 ms after `Move Overhead`) the positions one or two stones past
+/// move (85 ms after `Move Overhead`) the positions one or two stones past
 /// the book need 0.7 to 1 million nodes: 0.85 solved the referee's hardest
 /// ones where 0.7 did not, and no less often chose an optimal move
 /// (`meeple bench connect4 --play`).
