@@ -287,8 +287,7 @@ impl Book {
     }
 }
 
-/// The committed book, parsed on first use (`None` if it does not parse,
-/// which a test rules out).
+/// Where [`committed`] keeps the parsed book.
 static BOOK: OnceLock<Option<Book>> = OnceLock::new();
 
 /// The committed book, parsed at first use (`None` if it does not parse,
@@ -368,11 +367,6 @@ pub fn preloading() -> bool {
 /// The book's score of a position.
 pub fn score(g: &Connect4) -> Option<i32> {
     committed()?.score_of(&g.board)
-}
-
-/// The book's scores of every column.
-pub fn columns(g: &Connect4) -> Option<Vec<Option<i32>>> {
-    columns_in(committed()?, g)
 }
 
 /// `book`'s scores of every column of `g` (`None`: past its depth).

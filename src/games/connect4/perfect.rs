@@ -16,9 +16,8 @@
 //!   moves and cleared on `newgame`. It is allocated at `perfect`'s first
 //!   move (never at `newgame`) and mapped by another thread; until that is
 //!   done, and for searches with less than 400 ms, a 16 MB table is used
-//!   (see [`Perfect::solver`]). A size the machine
-//!   cannot give is halved until it can (down to 16 MB), with an `info
-//!   string` saying so.
+//!   (see [`Perfect::solver`]). A size the machine cannot give is halved
+//!   until it can (down to 16 MB), with an `info string` saying so.
 //! - `Threads` (engine-wide): search threads sharing the table (lazy SMP,
 //!   see [`Solver`]).
 //!
@@ -30,9 +29,10 @@
 //! the value, and the solver only looks for a column keeping its class,
 //! then one reaching it (see [`secure`]); one stone past it, the book's
 //! scores of the possible parents bound the value below, and with a limit
-//! a column keeping that bound is found first. The book is read on another thread when
-//! a game starts ([`Player::prepare`]; `isready` waits for it); a move
-//! with a time limit waits for it at most 90% of its time.
+//! a column keeping that bound is found first. The book is read on
+//! another thread when a game starts ([`Player::prepare`]; `isready`
+//! waits for it); a move with a time limit waits for it at most 90% of
+//! its time.
 //!
 //! Time: without a limit the solve always completes (an `info string`
 //! says what is proven each time it narrows, once the search is a second
@@ -115,8 +115,8 @@ pub struct Perfect {
     /// The time-limited search (its own small table), made when first
     /// needed.
     heuristic: Option<Heuristic>,
-    /// A small table used while the big one's pages are being mapped (see
-    /// [`Perfect::solver`]).
+    /// A small table used while the big one's pages are being mapped and
+    /// by short searches (see [`Perfect::solver`]).
     starter: Option<Solver>,
 }
 
@@ -312,8 +312,8 @@ impl Player<Connect4> for Perfect {
         let book_value = if skill == MAX_SKILL { book.and_then(|bk| bk.score_of(&b)) } else { None };
         // One stone past the book's depth, the book's scores of the
         // positions this one may come from bound its score below: with a
-        // limit, a column keeping that bound is found first (one
-        // null-window test per column), then the search goes on from it.
+        // limit, a column keeping that bound is found first ([`secure`]),
+        // then the search goes on from it.
         let parent_bound = if skill == MAX_SKILL && limited && book_value.is_none() {
             book.and_then(|bk| bk.parents_bound(&b))
         } else {

@@ -680,14 +680,9 @@ impl Solver {
                 if r.hi <= t {
                     continue;
                 }
-                let x = -self.negamax(self.play(p, c), -(t + 1), -t);
+                let x = self.test_column(p, c, t, &mut r);
                 if self.aborted {
                     break;
-                }
-                if x > t {
-                    r.lo = r.lo.max(x);
-                } else {
-                    r.hi = r.hi.min(x);
                 }
                 cols[c as usize] = Some(r);
                 if x > t {
@@ -705,20 +700,29 @@ impl Solver {
                 if r.lo >= target || r.hi < target || self.aborted {
                     continue;
                 }
-                let t = target - 1;
-                let x = -self.negamax(self.play(p, c), -(t + 1), -t);
+                self.test_column(p, c, target - 1, &mut r);
                 if self.aborted {
                     break;
-                }
-                if x > t {
-                    r.lo = r.lo.max(x);
-                } else {
-                    r.hi = r.hi.min(x);
                 }
                 cols[c as usize] = Some(r);
             }
         }
         RootInfo { columns: cols, value }
+    }
+
+    /// The null-window test "is column `c` of `p` better than `t`?": its
+    /// result, with what it proves put into `r` (the column's bounds),
+    /// unless the search was aborted.
+    fn test_column(&mut self, p: Pos, c: u32, t: i32, r: &mut Range) -> i32 {
+        let x = -self.negamax(self.play(p, c), -(t + 1), -t);
+        if !self.aborted {
+            if x > t {
+                r.lo = r.lo.max(x);
+            } else {
+                r.hi = r.hi.min(x);
+            }
+        }
+        x
     }
 
     /// A column of `p` whose score reaches `v`, the known value of `p`
@@ -758,7 +762,7 @@ impl Solver {
                 }
                 let limit = self.nodes.saturating_add(cap);
                 self.budget.nodes = Some(outer.map_or(limit, |n| n.min(limit)));
-                let x = -self.negamax(self.play(p, c), -v, -(v - 1));
+                let x = self.test_column(p, c, v - 1, &mut r);
                 self.budget.nodes = outer;
                 if self.aborted {
                     if self.over_budget() {
@@ -767,11 +771,6 @@ impl Solver {
                     self.aborted = false; // only this round's cap
                     open = true;
                     continue;
-                }
-                if x >= v {
-                    r.lo = r.lo.max(x);
-                } else {
-                    r.hi = r.hi.min(x);
                 }
                 cols[c as usize] = Some(r);
                 if x >= v {
