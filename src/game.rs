@@ -1,18 +1,15 @@
 //! The rules interface every game implements.
 //!
-//! [`Game`] is static and fast: search, perft and the players work on a
-//! concrete `G: Game` with make/unmake. The protocol layer never sees it
-//! directly: it talks to [`crate::registry::AnyGame`], a type-erased wrapper
-//! built generically on top of this trait (see `registry.rs`).
+//! [`Game`] holds the rules, the notation and what a position shows (board
+//! view, move-tree selections, text); it names nothing of the search. It is
+//! static and fast: search, perft and the players work on a concrete
+//! `G: Game` with make/unmake. The engine services (options, strategies,
+//! analysis, benchmarks, books) are the second trait, `crate::engine::Engine`.
+//! The protocol layer sees neither directly: it talks to the registry's
+//! type-erased game, built generically on top of both.
 
 use std::fmt;
 use std::hash::Hash;
-
-use crate::options::{OptionSpec, OptionValues};
-use crate::search::{Player, SearchCtx};
-use std::io::{BufRead, Write};
-
-use rand::rngs::StdRng;
 
 /// Index of a side: 0 moves first, 1 second.
 pub type Side = usize;
@@ -47,14 +44,6 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
-/// A factory of strategies (AI players) for one game, keyed by the
-/// `Strategy` option value.
-pub struct StrategySpec<G: Game> {
-    pub name: &'static str,
-    pub help: &'static str,
-    pub make: fn(&OptionValues) -> Box<dyn Player<G>>,
-}
-
 /// The rules of one game. Implementations hold a position plus whatever
 /// they need to undo moves; `play`/`undo` are the fast make/unmake pair used
 /// by search, and are only ever called with legal moves.
@@ -82,10 +71,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// not of this family at all; `Some(Err)` if it is but is invalid
     /// (e.g. `Connect4+10x10`).
     fn parse_type(s: &str) -> Option<Result<Self, String>>;
-    /// Applies the options to a freshly created game, before any move is
-    /// played (called by `newgame`, `position` and `load`). Mastermind uses
-    /// it to draw or take the secret code. Default: nothing.
-    fn configure(&mut self, _options: &OptionValues, _rng: &mut StdRng) {}
     /// The canonical game type string of this position's game.
     fn game_type(&self) -> String;
     /// Names of the sides as used in TurnString and GameStateString
@@ -167,68 +152,22 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
-    /// A proven score in the game's own convention (`Score::Exact`) as
-    /// UCI's `mate N`: the side to move wins (N > 0) or loses (N < 0) in N
-    /// of its own moves. `None` for a draw or where the game has no such
-    /// reading.
-    fn mate_in(&self, _exact: i32) -> Option<i32> {
-        None
-    }
-
     // ----- presentation --------------------------------------------------
     /// The board drawn as text for a person; `color` enables ANSI colours.
     fn render(&self, color: bool) -> String;
+}
 
-    // ----- engine --------------------------------------------------------
-    /// Options of this game family (besides the engine-wide ones). Must
-    /// include an enum option `Strategy` whose choices are `strategies()`.
-    fn options() -> Vec<OptionSpec>;
-    /// The AI players of this game.
-    fn strategies() -> Vec<StrategySpec<Self>>;
-    /// `analyze [ARGS]` in the protocol: a game-specific analysis of the
-    /// current position (Connect Four: the score of every column;
-    /// Mastermind: the codes still possible). Runs on the search thread, so
-    /// it must honour `ctx` (stop flag, time). Returns the reply lines.
-    fn analyze(&self, _args: &str, _ctx: &mut SearchCtx) -> Result<Vec<String>, String> {
-        Err(format!("analyze is not available for {}", Self::FAMILY))
+/// GameStateString of a position.
+pub fn state_string<G: Game>(pos: &G) -> String {
+    match pos.outcome() {
+        Some(Outcome::Draw) => "Draw".to_string(),
+        Some(Outcome::Win(s)) => format!("{}Wins", pos.side_names()[s]),
+        None if pos.ply() == 0 => "NotStarted".to_string(),
+        None => "InProgress".to_string(),
     }
+}
 
-    /// `meeple bench <family> ARGS...` on the command line: the family's
-    /// benchmark, printing to `out`.
-    fn bench(_args: &[String], _out: &mut dyn Write) -> Result<(), String> {
-        Err(format!("no benchmark for {}", Self::FAMILY))
-    }
-
-    /// The command-line arguments of `meeple bench <family>`, for `--help`
-    /// and argument checking (the same clap command [`Game::bench`] parses
-    /// with). Default: none.
-    fn bench_cli() -> clap::Command {
-        clap::Command::new(Self::FAMILY)
-    }
-
-    /// `meeple book <family> ARGS...`: builds or checks the family's
-    /// opening book. Default: the family has none.
-    fn book(_args: &[String], _out: &mut dyn Write) -> Result<(), String> {
-        Err(format!("no opening book for {}", Self::FAMILY))
-    }
-
-    /// The command-line arguments of `meeple book <family>` (see
-    /// [`Game::bench_cli`]).
-    fn book_cli() -> Option<clap::Command> {
-        None
-    }
-
-    /// `meeple solve <GameType> ARGS...`: reads positions from `input` and
-    /// prints their solutions to `out`; `self` is the empty position of the
-    /// requested type.
-    fn solve(&self, _args: &[String], _input: &mut dyn BufRead, _out: &mut dyn Write) -> Result<(), String> {
-        Err(format!("solve is not available for {}", Self::FAMILY))
-    }
-
-    /// Perft: number of leaf positions after exactly `depth` plies
-    /// (finished games are not extended). Games may override with a faster
-    /// bulk-counting version.
-    fn perft(&mut self, depth: u32) -> u64 {
-        crate::search::perft::perft(self, depth)
-    }
+/// TurnString of a position: `Side[n]`, n = 1 + plies / 2.
+pub fn turn_string<G: Game>(pos: &G) -> String {
+    format!("{}[{}]", pos.side_names()[pos.side_to_move()], 1 + pos.ply() / 2)
 }

@@ -1,12 +1,13 @@
-//! Loading a game from a GameType or a whole GameString
-//! (`GameType;GameState;Turn[;move...]`): the one loader behind `newgame`,
-//! `position`, `load`, `meeple perft` and the benches.
+//! The GameString (`GameType;GameState;Turn[;move...]`) as text: its
+//! fields, the form of its state and turn, the numbering of a move that does
+//! not replay, and the loading of one into a concrete game. The type-erased
+//! loader behind `newgame`, `position`, `load` and `meeple perft`, which
+//! asks every family and applies the options, is `crate::registry::load`;
+//! a game's own tools (Hive's benches) use [`parse`] and never reach up to
+//! the registry.
 
-use rand::rngs::StdRng;
-
-use crate::game::MoveError;
-use crate::options::OptionValues;
-use crate::registry::{self, AnyGame, Family};
+use crate::game::{Game, MoveError};
+use crate::text::clip;
 
 /// Why a GameType or GameString was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,69 +26,43 @@ impl std::fmt::Display for LoadError {
     }
 }
 
-/// Makes a game from a GameType or a GameString. The new game is
-/// configured with `options(family)`; a GameString's state and turn must be
-/// well-formed but are recomputed; hidden state the string does not carry is
-/// dropped, extras the game recognises (Mastermind's `Secret=...`) are
-/// applied, then the moves are replayed and validated.
-pub fn load(
-    spec: &str,
-    options: impl FnOnce(Family) -> OptionValues,
-    rng: &mut StdRng,
-) -> Result<Box<dyn AnyGame>, LoadError> {
-    let spec = spec.trim();
-    let mut fields: Vec<&str> = spec.split(';').collect();
-    let mut g = registry::new_game(fields[0]).map_err(LoadError::Invalid)?;
-    g.configure(&options(g.family()), rng);
-    if fields.len() == 1 {
-        return Ok(g);
-    }
-    if fields.len() < 3 {
-        return Err(LoadError::Invalid(format!(
-            "bad GameString '{}': expected GameType;GameState;Turn[;moves]",
-            clip(spec)
-        )));
-    }
-    if fields.len() > 3 && fields.last() == Some(&"") {
-        fields.pop();
-    }
-    check_state_and_turn(g.as_ref(), fields[1], fields[2])?;
-    g.before_replay();
-    let mut moves: Vec<String> = Vec::new();
-    for t in &fields[3..] {
-        if !g.apply_extra(t).map_err(LoadError::Invalid)? {
-            moves.push(t.to_string());
+/// A GameType or GameString split into its fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fields<'a> {
+    /// The GameType (trimmed).
+    pub game_type: &'a str,
+    /// GameState and Turn; `None` for a bare GameType.
+    pub header: Option<(&'a str, &'a str)>,
+    /// The tokens after the turn: moves and extras (`Secret=1234`).
+    pub tokens: Vec<&'a str>,
+}
+
+impl<'a> Fields<'a> {
+    /// Splits `spec` on `;`: a bare GameType, or at least
+    /// `GameType;GameState;Turn` (a trailing `;` is allowed).
+    pub fn split(spec: &'a str) -> Result<Fields<'a>, LoadError> {
+        let spec = spec.trim();
+        let mut fields: Vec<&str> = spec.split(';').collect();
+        let game_type = fields[0].trim();
+        if fields.len() == 1 {
+            return Ok(Fields { game_type, header: None, tokens: Vec::new() });
         }
+        if fields.len() < 3 {
+            return Err(LoadError::Invalid(format!(
+                "bad GameString '{}': expected GameType;GameState;Turn[;moves]",
+                clip(spec)
+            )));
+        }
+        if fields.len() > 3 && fields.last() == Some(&"") {
+            fields.pop();
+        }
+        Ok(Fields { game_type, header: Some((fields[1], fields[2])), tokens: fields[3..].to_vec() })
     }
-    replay(g, &moves)
 }
 
-/// [`load`] with each family's default options and a fixed seed (for the
-/// command line's `perft` and the benches).
-pub fn load_with_defaults(spec: &str) -> Result<Box<dyn AnyGame>, LoadError> {
-    use rand::SeedableRng;
-    load(spec, |f| OptionValues::from_specs(&f.options()), &mut StdRng::seed_from_u64(0))
-}
-
-/// Plays move texts on `g`; the first bad one is reported with its number
-/// in the whole game (the game is then dropped).
-pub fn replay(mut g: Box<dyn AnyGame>, moves: &[String]) -> Result<Box<dyn AnyGame>, LoadError> {
-    let before = g.history().len();
-    for (i, m) in moves.iter().enumerate() {
-        let n = before + i + 1;
-        g.play_text(m).map_err(|e| match e {
-            MoveError::GameOver => {
-                LoadError::Move(format!("move {n} '{}': the game is already over", clip(m)))
-            }
-            other => LoadError::Move(format!("move {n} '{}': {other}", clip(m))),
-        })?;
-    }
-    Ok(g)
-}
-
-/// Checks the GameState and Turn fields of a GameString for form only.
-fn check_state_and_turn(g: &dyn AnyGame, state: &str, turn: &str) -> Result<(), LoadError> {
-    let sides = g.side_names();
+/// Checks the GameState and Turn fields of a GameString for form only
+/// (`sides`: the game's side names, first mover first).
+pub fn check_state_and_turn(sides: [&str; 2], state: &str, turn: &str) -> Result<(), LoadError> {
     let state_ok = ["NotStarted", "InProgress", "Draw"].iter().any(|s| s.eq_ignore_ascii_case(state))
         || sides.iter().any(|s| state.eq_ignore_ascii_case(&format!("{s}Wins")));
     if !state_ok {
@@ -115,97 +90,82 @@ fn turn_number(turn: &str, side: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
-/// At most 100 characters of user text in a message, control characters
-/// shown as `?` (a message is one protocol line).
-pub fn clip(s: &str) -> String {
-    let mut c: String = s.chars().take(100).map(|c| if c.is_control() { '?' } else { c }).collect();
-    if c.len() < s.len() {
-        c.push_str("...");
+/// The error of move number `n` (in the whole game), text `m`, that did not
+/// replay.
+pub fn move_error(n: usize, m: &str, e: MoveError) -> LoadError {
+    match e {
+        MoveError::GameOver => LoadError::Move(format!("move {n} '{}': the game is already over", clip(m))),
+        other => LoadError::Move(format!("move {n} '{}': {other}", clip(m))),
     }
-    c
+}
+
+/// A game of type `G` from a GameType or GameString, with the rules of its
+/// type and no options: extras the game recognises are applied, then the
+/// moves are replayed and validated.
+pub fn parse<G: Game>(spec: &str) -> Result<G, LoadError> {
+    let f = Fields::split(spec)?;
+    let mut g = match G::parse_type(f.game_type) {
+        Some(r) => r.map_err(LoadError::Invalid)?,
+        None => {
+            return Err(LoadError::Invalid(format!(
+                "'{}' is not a {} game type",
+                clip(f.game_type),
+                G::FAMILY
+            )));
+        }
+    };
+    if let Some((state, turn)) = f.header {
+        check_state_and_turn(g.side_names(), state, turn)?;
+        g.before_replay();
+    }
+    let mut n = 0;
+    for t in f.tokens {
+        if g.apply_extra(t).map_err(LoadError::Invalid)? {
+            continue;
+        }
+        n += 1;
+        let mv = g.parse_move(t).map_err(|e| move_error(n, t, e))?;
+        g.play(mv);
+    }
+    Ok(g)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::SeedableRng;
-
-    fn defaults(f: Family) -> OptionValues {
-        OptionValues::from_specs(&f.options())
-    }
+    use crate::games::connect4::Connect4;
 
     #[test]
     fn state_and_turn_are_checked_for_form() {
-        let g = registry::new_game("Connect4").unwrap();
-        assert!(check_state_and_turn(g.as_ref(), "InProgress", "Red[1]").is_ok());
-        assert!(check_state_and_turn(g.as_ref(), "yellowwins", "yellow[12]").is_ok());
-        assert!(check_state_and_turn(g.as_ref(), "WhiteWins", "Red[1]").is_err());
-        assert!(check_state_and_turn(g.as_ref(), "Draw", "Red[0]").is_err());
-        assert!(check_state_and_turn(g.as_ref(), "Draw", "Red[").is_err());
-        assert!(check_state_and_turn(g.as_ref(), "Draw", "Red").is_err());
-        assert!(check_state_and_turn(g.as_ref(), "Draw", "Red[+1]").is_err());
-    }
-
-    /// Issue 10 item 4: a multi-byte character where a side name or the
-    /// turn number is expected was sliced through and panicked.
-    #[test]
-    fn multi_byte_text_is_refused_not_sliced() {
-        let mut rng = StdRng::seed_from_u64(1);
-        for turn in ["Reé[1]", "Red[1٤]", "Yelloé[1]", "Yellow[é]", "é", "Ré", "Red[1]é", "R\u{301}ed[1]"]
-        {
-            for fam in ["Connect4", "Mastermind", "Base"] {
-                let g = registry::new_game(fam).unwrap();
-                assert!(check_state_and_turn(g.as_ref(), "InProgress", turn).is_err(), "{fam} {turn}");
-            }
-            let r = load(&format!("Connect4;InProgress;{turn}"), defaults, &mut rng);
-            assert!(matches!(r, Err(LoadError::Invalid(_))), "{turn}");
-        }
-        for state in ["Reé", "ReéWins", "é", "Blaé"] {
-            let r = load(&format!("Base;{state};White[1]"), defaults, &mut rng);
-            assert!(matches!(r, Err(LoadError::Invalid(_))), "{state}");
-        }
-        // Every valid GameString with a multi-byte character put at any
-        // place loads or is refused, never panics.
-        for valid in [
-            "Connect4;InProgress;Yellow[1];4",
-            "Base+MLP;InProgress;White[2];wS1;bG1 -wS1",
-            "Mastermind+4x6;InProgress;Maker[1];1122",
-            "Mastermind;InProgress;Breaker[2];1122;1B1W;Secret=1234",
-        ] {
-            let cuts: Vec<usize> = valid.char_indices().map(|(i, _)| i).chain([valid.len()]).collect();
-            for &i in &cuts {
-                for ch in ["é", "٤", "\u{1F600}", "\u{301}"] {
-                    let text = format!("{}{ch}{}", &valid[..i], &valid[i..]);
-                    let _ = load(&text, defaults, &mut rng);
-                    let mut replaced = text.clone();
-                    if let Some((j, c)) = valid[i..].char_indices().next() {
-                        replaced = format!("{}{ch}{}", &valid[..i], &valid[i + j + c.len_utf8()..]);
-                    }
-                    let _ = load(&replaced, defaults, &mut rng);
-                }
-            }
-        }
-        for ty in ["Connect4+é", "Connect4+7x٤", "Mastermind+4xé", "Mastermind+é", "Base+é", "Baé", "é;é;é"]
-        {
-            assert!(load(ty, defaults, &mut rng).is_err(), "{ty}");
-        }
+        let sides = ["Red", "Yellow"];
+        assert!(check_state_and_turn(sides, "InProgress", "Red[1]").is_ok());
+        assert!(check_state_and_turn(sides, "yellowwins", "yellow[12]").is_ok());
+        assert!(check_state_and_turn(sides, "WhiteWins", "Red[1]").is_err());
+        assert!(check_state_and_turn(sides, "Draw", "Red[0]").is_err());
+        assert!(check_state_and_turn(sides, "Draw", "Red[").is_err());
+        assert!(check_state_and_turn(sides, "Draw", "Red").is_err());
+        assert!(check_state_and_turn(sides, "Draw", "Red[+1]").is_err());
     }
 
     #[test]
-    fn loads_and_numbers_bad_moves() {
-        let mut rng = StdRng::seed_from_u64(1);
-        let g = load("connect4;InProgress;Red[7];4;4", defaults, &mut rng).unwrap();
-        assert_eq!(g.game_string(), "Connect4;InProgress;Red[2];4;4");
-        let g = replay(g, &["5".into(), "x".into()]);
+    fn fields_of_types_and_strings() {
         assert_eq!(
-            g.err(),
-            Some(LoadError::Move("move 4 'x': cannot parse move: 'x' is not a column 1..7".into()))
+            Fields::split(" Connect4 ").unwrap(),
+            Fields { game_type: "Connect4", header: None, tokens: vec![] }
         );
-        assert!(matches!(load("Connect4;InProgress", defaults, &mut rng), Err(LoadError::Invalid(_))));
-        assert!(matches!(load("Nope", defaults, &mut rng), Err(LoadError::Invalid(_))));
-        let e = load("Connect4;InProgress;Red[1];\u{1b}[2J", defaults, &mut rng).err().unwrap();
-        // The clipped echo is printable (the game's own message is the
-        // session's to clean).
-        assert!(e.to_string().starts_with("move 1 '?[2J': "), "{e}");
+        let f = Fields::split("Connect4;InProgress;Red[2];4;4;").unwrap();
+        assert_eq!(f.header, Some(("InProgress", "Red[2]")));
+        assert_eq!(f.tokens, vec!["4", "4"]);
+        assert!(Fields::split("Connect4;InProgress").is_err());
+    }
+
+    #[test]
+    fn parse_replays_and_numbers_bad_moves() {
+        let g: Connect4 = parse("connect4;InProgress;Red[7];4;4").unwrap();
+        assert_eq!(g.ply(), 2);
+        let e = parse::<Connect4>("Connect4;InProgress;Red[1];4;x").unwrap_err();
+        assert_eq!(e, LoadError::Move("move 2 'x': cannot parse move: 'x' is not a column 1..7".into()));
+        assert!(matches!(parse::<Connect4>("Base"), Err(LoadError::Invalid(_))));
+        assert!(matches!(parse::<Connect4>("Connect4;Nope;Red[1]"), Err(LoadError::Invalid(_))));
     }
 }

@@ -1,12 +1,24 @@
 //! meeple: a game engine for Mastermind, Connect Four and Hive that speaks a
 //! line protocol on stdin/stdout (see `protocol.md`).
 //!
-//! Layout: [`game`] is the rules trait, [`registry`] the list of games and
-//! the type-erased game the protocol drives, [`search`] the game-agnostic
-//! search plumbing, [`protocol`] the command parser and session,
-//! [`games`] one module per game.
+//! The rooms, from the ground up (a room uses only rooms below it; the
+//! end-to-end test `house` checks that the `crate::` references between
+//! them form no cycle):
+//! - [`text`]: protocol-safe text (printable, clipped, one line);
+//!   [`options`]: typed engine options; [`boardview`]: a game-agnostic
+//!   picture of a position; [`movetree`]: the tree of a move's decisions.
+//! - [`game`]: the rules trait (rules, notation, what a position shows);
+//!   [`gamestring`]: the GameString's fields and loading one into a game.
+//! - [`search`]: the game-agnostic search (limits, context, players, pvs,
+//!   negamax, perft); [`engine`]: the engine services trait.
+//! - [`games`]: one module per game, each implementing both traits.
+//! - [`registry`]: the list of games, the GameString loader and the
+//!   type-erased game the protocol drives; [`gamelist`], [`saves`].
+//! - [`protocol`]: the command parser and session; [`gui`]: the browser
+//!   GUI, which talks to engines only through the protocol.
 
 pub mod boardview;
+pub mod engine;
 pub mod game;
 pub mod gamelist;
 pub mod games;
@@ -18,6 +30,7 @@ pub mod protocol;
 pub mod registry;
 pub mod saves;
 pub mod search;
+pub mod text;
 
 /// The engine's version, as printed by `info`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -176,7 +176,7 @@ fn without_global_options(words: &[String]) -> Vec<String> {
 }
 
 fn perft(spec: &str, depth: u32, time: bool) -> Result<(), String> {
-    let g = meeple::gamestring::load_with_defaults(spec).map_err(|e| e.to_string())?;
+    let g = registry::load_with_defaults(spec).map_err(|e| e.to_string())?;
     let mut out = BufWriter::new(io::stdout().lock());
     for d in 1..=depth {
         let t = Instant::now();

@@ -12,7 +12,6 @@
 use serde::Serialize;
 
 use crate::boardview::Select;
-use crate::registry::AnyGame;
 
 /// Most legal moves `movetree` lists: past it the answer is an `err`
 /// (the tree of a huge Mastermind variant would be megabytes on one
@@ -65,21 +64,6 @@ pub fn build_selected(moves: &[SelectedMove]) -> MoveNode {
         })
         .collect();
     build_node(&items, 0)
-}
-
-/// `movetree [json]` on a game: the text lines, or one line of JSON with
-/// selections; an error past [`MAX_TREE_MOVES`] moves.
-pub fn for_game(g: &dyn AnyGame, json: bool) -> Result<Vec<String>, String> {
-    if let Some(why) = g.too_many_moves() {
-        return Err(why);
-    }
-    let moves = g.move_selections(MAX_TREE_MOVES)?;
-    if json {
-        Ok(vec![build_selected(&moves).to_json()])
-    } else {
-        let plain: Vec<(String, Vec<String>)> = moves.into_iter().map(|(t, a, _)| (t, a)).collect();
-        Ok(build(&plain).to_text())
-    }
 }
 
 fn build_node(items: &[Item], start: usize) -> MoveNode {

@@ -58,7 +58,7 @@ impl OptionSpec {
             return Err(format!(
                 "option {} value '{}' holds a control character",
                 self.name,
-                crate::saves::printable(text)
+                crate::text::printable(text)
             ));
         }
         match &self.kind {

@@ -16,6 +16,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use crate::text::printable;
 use serde::{Deserialize, Serialize};
 
 /// The content of a save file.
@@ -54,12 +55,6 @@ pub fn check_name(name: &str) -> Result<(), String> {
             printable(&name.chars().take(80).collect::<String>())
         ))
     }
-}
-
-/// `s` with every control character (newline, carriage return, escape,
-/// ...) shown as `?`: safe to put on one protocol line.
-pub fn printable(s: &str) -> String {
-    s.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
 }
 
 /// The first field of `file` holding a control character, if any.
@@ -230,7 +225,7 @@ impl Saves {
         if file.format != FORMAT || file.version != VERSION {
             return Err(format!(
                 "save '{name}' is not a meeple save of version {VERSION} (format '{}', version {})",
-                crate::gamestring::clip(&file.format),
+                crate::text::clip(&file.format),
                 file.version
             ));
         }
@@ -265,7 +260,7 @@ impl Saves {
             .take(MAX_LISTED)
             .map(|n| {
                 let shown = self.load(n).and_then(|f| {
-                    crate::gamestring::load_with_defaults(&f.game)
+                    crate::registry::load_with_defaults(&f.game)
                         .map(|g| g.game_string())
                         .map_err(|e| format!("bad game: {e}"))
                 });

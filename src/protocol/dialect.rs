@@ -6,7 +6,7 @@
 use crate::registry::AnyGame;
 use crate::search::{Report, Score};
 
-use super::output::clean;
+use crate::text::clean;
 
 /// The protocol dialect of a session.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

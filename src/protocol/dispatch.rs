@@ -13,18 +13,18 @@ use super::clock;
 use super::command::{BestMoveLimit, Command, GoParams, PositionBase, Query};
 use super::dialect::{Dialect, Failure, Reply, err, move_in};
 use super::help;
-use super::output::clean;
 use super::runner::{self, Job, Request};
 use super::session::Session;
 use super::settings::Scope;
 use crate::game::{MoveError, Outcome};
-use crate::gamestring::{self, LoadError, clip};
-use crate::movetree;
+use crate::gamestring::LoadError;
 use crate::options::{OptionKind, OptionSpec, OptionValue};
-use crate::registry::{AnyGame, AnyPlayer, Family};
+use crate::registry::{self, AnyGame, AnyPlayer, Family};
 use crate::saves::{self, SaveFile};
 use crate::search::Limits;
 use crate::search::alloc;
+use crate::text::clean;
+use crate::text::clip;
 
 impl From<LoadError> for Failure {
     fn from(e: LoadError) -> Self {
@@ -103,7 +103,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 };
                 let g = match self.continued(start, g.as_ref(), &list) {
                     Some(cur) => cur,
-                    None => gamestring::replay(g, &list)?,
+                    None => registry::replay(g, &list)?,
                 };
                 let s = self.install_game(g);
                 Ok(if uci { vec![] } else { vec![s] })
@@ -141,7 +141,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 Ok(vec![spec.uhp_line(&self.settings.value_of(scope, &spec))])
             }
             Command::OptionsSet { name, value } => Ok(vec![self.set_option(&name, &value)?]),
-            Command::MoveTree { json } => movetree::for_game(self.live_game()?, json).map_err(Failure::Err),
+            Command::MoveTree { json } => self.live_game()?.move_tree(json).map_err(Failure::Err),
             Command::Board => Ok(vec![
                 serde_json::to_string(&self.game_ref()?.board_view())
                     .map_err(|e| Failure::Err(e.to_string()))?,
@@ -267,7 +267,7 @@ impl<W: Write + Send + 'static> Session<W> {
     fn build_game(&mut self, spec: &str) -> Result<Box<dyn AnyGame>, Failure> {
         let settings = &self.settings;
         let options = |fam: Family| settings.for_family(fam);
-        gamestring::load(spec, options, &mut self.rng).map_err(Failure::from)
+        registry::load(spec, options, &mut self.rng).map_err(Failure::from)
     }
 
     /// Makes `g` the current game; returns its GameString.

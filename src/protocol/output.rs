@@ -1,6 +1,6 @@
 //! The engine's stdout as the session and its search threads share it: a
-//! locked writer to which every reply is written as one block, and the
-//! cleaning that keeps a line one line.
+//! locked writer to which every reply is written as one block (the
+//! cleaning that keeps a line one line is `crate::text::clean`).
 
 use std::io::Write;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -40,28 +40,5 @@ impl<W: Write> Out<W> {
         if o.write_all(text.as_bytes()).and_then(|_| o.flush()).is_err() {
             error!("cannot write to stdout");
         }
-    }
-}
-
-/// Makes `s` safe to print as (part of) one protocol line: line breaks and
-/// other control characters become spaces or `?`, so no text from input or
-/// a file can start a line of its own.
-pub fn clean(s: &str) -> String {
-    s.chars()
-        .map(|c| match c {
-            '\n' | '\r' | '\t' => ' ',
-            c if c.is_control() => '?',
-            c => c,
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn clean_keeps_one_line() {
-        assert_eq!(clean("a\nok\rb\u{1b}[31m\u{0}é"), "a ok b?[31m?é");
     }
 }

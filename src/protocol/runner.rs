@@ -15,10 +15,11 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 use super::dialect::Dialect;
-use super::output::{Out, clean};
+use super::output::Out;
 use crate::options::OptionValues;
 use crate::registry::{AnyGame, AnyPlayer};
 use crate::search::{Limits, Progress, Report, SearchCtx, StopFlag};
+use crate::text::clean;
 
 /// What a search thread is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

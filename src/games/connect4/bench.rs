@@ -14,6 +14,7 @@ use clap::Parser;
 
 use super::Connect4;
 use super::solver::{Pos, Solver};
+use crate::engine::Engine;
 use crate::game::Game;
 
 #[derive(Parser, Debug)]
@@ -186,7 +187,7 @@ fn thread_cpu_time() -> Option<Duration> {
     s.split_whitespace().next()?.parse().ok().map(Duration::from_nanos)
 }
 
-/// `Game::bench` of Connect Four.
+/// `Engine::bench` of Connect Four.
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let argv = std::iter::once("connect4".to_string()).chain(args.iter().cloned());
     let a = Args::try_parse_from(argv).map_err(|e| e.to_string())?;

@@ -555,6 +555,7 @@ impl Perfect {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Engine;
     use crate::game::{Game, Outcome};
     use crate::options::OptionValue;
     use crate::search::{Limits, Report, StopFlag};

@@ -9,7 +9,7 @@ use rand::seq::IndexedRandom;
 use super::Connect4;
 use super::eval::{WindowEval, windows};
 use super::perfect::Perfect;
-use crate::game::StrategySpec;
+use crate::engine::StrategySpec;
 use crate::options::OptionValues;
 use crate::search::negamax;
 use crate::search::{Player, SearchCtx, legal_moves};

@@ -8,6 +8,7 @@
 //! map in `render`, the AI in `eval` and `players`.
 
 mod board;
+mod engine;
 mod eval;
 mod gametype;
 mod hex;
@@ -31,8 +32,7 @@ pub use hex::{Cell, CellSet, NOWHERE, ORIGIN, nb};
 pub use mv::Move;
 pub use piece::{Bug, Expansions, NO_PIECE, PER_SIDE, PIECES, Piece, PieceTable, colour};
 
-use crate::game::{Game, MoveError, Outcome, Side, StrategySpec};
-use crate::options::{OptionSpec, OptionValues};
+use crate::game::{Game, MoveError, Outcome, Side};
 use movegen::VecSink;
 
 /// A Hive position with what is needed to take moves back.
@@ -424,43 +424,6 @@ impl Game for Hive {
     fn render(&self, color: bool) -> String {
         render::render(self, color)
     }
-
-    fn options() -> Vec<OptionSpec> {
-        let names: Vec<&'static str> = Self::strategies().iter().map(|s| s.name).collect();
-        vec![
-            OptionSpec::choice("Strategy", names[0], &names, "Hive AI player"),
-            OptionSpec::int("Depth", 3, 1, 20, "search depth of alphabeta when bestmove/go gives none"),
-            OptionSpec::int("Skill", 20, 0, 20, "strength of alphabeta: 20 full, 0 random moves"),
-            OptionSpec::bool(
-                "RepetitionDraw",
-                false,
-                "a position repeated three times is a draw (applies from the next newgame)",
-            ),
-        ]
-    }
-
-    fn configure(&mut self, options: &OptionValues, _rng: &mut rand::rngs::StdRng) {
-        self.set_repetition_draw(options.get_bool("RepetitionDraw").unwrap_or(false));
-    }
-
-    fn strategies() -> Vec<StrategySpec<Self>> {
-        players::strategies()
-    }
-
-    fn perft(&mut self, depth: u32) -> u64 {
-        perft::perft(self, depth)
-    }
-
-    /// `meeple bench hive [--depth N] [GameType|GameString...]`: perft of
-    /// every game type (or of the given positions), timed; with
-    /// `--search`, the AI's search of fixed positions to a fixed depth.
-    fn bench(args: &[String], out: &mut dyn std::io::Write) -> Result<(), String> {
-        perft::bench(args, out)
-    }
-
-    fn bench_cli() -> clap::Command {
-        perft::bench_cli()
-    }
 }
 
 #[cfg(test)]
@@ -562,7 +525,7 @@ mod tests {
         // The start position is seen after 0, 4 and 8 moves of shuttling.
         assert_eq!(g.outcome(), Some(Outcome::Draw));
         assert_eq!(played.len(), 8);
-        assert_eq!(crate::registry::state_string(&g), "Draw");
+        assert_eq!(crate::game::state_string(&g), "Draw");
         assert!(g.moves().is_empty());
         // Taking the drawing move back resumes the game.
         g.undo(*played.last().unwrap());

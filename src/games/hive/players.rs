@@ -6,7 +6,7 @@ use rand::seq::IndexedRandom;
 use super::Hive;
 use super::eval::HiveEval;
 use super::mv::Move;
-use crate::game::StrategySpec;
+use crate::engine::StrategySpec;
 use crate::options::OptionValues;
 use crate::search::pvs::{self, Settings};
 use crate::search::tt::Tt;
@@ -122,7 +122,7 @@ mod tests {
         "Base+MLP;wP;bM \\wP;wQ wP\\;bS1 \\bM;wL wQ/;bL \\bS1;wG1 wQ\\;bQ \\bL;wA1 /wQ;bA1 \\bQ;wB1 wL\\";
 
     fn choose(p: &mut dyn Player<Hive>, g: &Hive, depth: Option<u32>) -> Move {
-        let opts = OptionValues::from_specs(&<Hive as Game>::options());
+        let opts = OptionValues::from_specs(&<Hive as crate::engine::Engine>::options());
         let mut rng = StdRng::seed_from_u64(7);
         let mut sink = |_r| {};
         let limits = Limits { depth, ..Limits::default() };
@@ -134,7 +134,7 @@ mod tests {
     fn alphabeta_takes_the_win() {
         let g = Hive::from_game_string(MATE_IN_ONE).unwrap();
         for depth in [1, 2] {
-            let opts = OptionValues::from_specs(&<Hive as Game>::options());
+            let opts = OptionValues::from_specs(&<Hive as crate::engine::Engine>::options());
             let m = choose(&mut AlphaBeta::new(&opts), &g, Some(depth));
             let mut h = g.clone();
             h.play(m);
@@ -181,7 +181,7 @@ mod tests {
     /// less on a release build; the test does not time it).
     #[test]
     fn tactics_suite() {
-        let opts = OptionValues::from_specs(&<Hive as Game>::options());
+        let opts = OptionValues::from_specs(&<Hive as crate::engine::Engine>::options());
         for gs in WIN_IN_ONE {
             let g = Hive::from_game_string(gs).unwrap();
             let m = choose(&mut AlphaBeta::new(&opts), &g, Some(3));
@@ -222,7 +222,7 @@ mod tests {
     #[test]
     fn skill_zero_plays_legal_moves_and_levels_cap_depth() {
         let g = Hive::from_game_string(MATE_IN_ONE).unwrap();
-        let mut opts = OptionValues::from_specs(&<Hive as Game>::options());
+        let mut opts = OptionValues::from_specs(&<Hive as crate::engine::Engine>::options());
         opts.set("Skill", crate::options::OptionValue::Int(0));
         let m = choose_with(&mut AlphaBeta::new(&opts), &g, Some(4), &opts);
         assert!(g.moves().contains(&m));
@@ -242,7 +242,7 @@ mod tests {
     #[test]
     fn threads_search_and_agree_on_a_win() {
         let g = Hive::from_game_string(MATE_IN_ONE).unwrap();
-        let mut opts = OptionValues::from_specs(&<Hive as Game>::options());
+        let mut opts = OptionValues::from_specs(&<Hive as crate::engine::Engine>::options());
         opts.set("Threads", crate::options::OptionValue::Int(3));
         opts.set("Hash", crate::options::OptionValue::Int(4));
         let m = choose_with(&mut AlphaBeta::new(&opts), &g, Some(4), &opts);
@@ -254,7 +254,7 @@ mod tests {
     #[test]
     fn alphabeta_stopped_at_once_still_moves() {
         let g = Hive::from_game_string("Base+MLP;wS1;bP wS1-;wQ -wS1;bQ bP/").unwrap();
-        let opts = OptionValues::from_specs(&<Hive as Game>::options());
+        let opts = OptionValues::from_specs(&<Hive as crate::engine::Engine>::options());
         let mut rng = StdRng::seed_from_u64(7);
         let mut sink = |_r| {};
         let stop = StopFlag::new();

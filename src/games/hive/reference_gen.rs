@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::hex::{Cell, ORIGIN, nb};
 use super::piece::{Bug, Piece, PieceTable, colour};
 use super::{GameType, Hive};
+use crate::engine::Engine;
 use crate::game::Game;
 
 /// A position of the reference generator.

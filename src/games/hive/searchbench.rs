@@ -76,16 +76,7 @@ pub fn bench(depth: u32, positions: &[String], out: &mut dyn Write) -> Result<()
 /// A Hive position from a GameString (the rules of the game type, no
 /// options).
 fn load(gs: &str) -> Result<Hive, String> {
-    let g = crate::gamestring::load_with_defaults(gs).map_err(|e| e.to_string())?;
-    if g.family().name != Hive::FAMILY {
-        return Err(format!("{gs} is not a Hive game"));
-    }
-    let mut h = Hive::parse_type(&g.game_type()).ok_or("not a Hive game type")??;
-    for m in g.history() {
-        let mv = h.parse_move(m).map_err(|e| e.to_string())?;
-        h.play(mv);
-    }
-    Ok(h)
+    crate::gamestring::parse(gs).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
 use super::{Game, Mastermind, MmMove, Spec};
+use crate::engine::Engine;
 use crate::options::OptionValues;
 use crate::search::{Limits, SearchCtx, StopFlag};
 

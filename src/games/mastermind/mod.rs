@@ -8,7 +8,7 @@
 //! `Maker[3]` its answer. The breaker wins (`BreakerWins`) with an all-black
 //! feedback; the maker wins (`MakerWins`) when the rows run out.
 //!
-//! The game may hold a secret (drawn in [`Game::configure`] from the `Seed`
+//! The game may hold a secret (drawn in `Engine::configure` from the `Seed`
 //! rng, or given by the `Secret` option): then the only legal feedback is
 //! the true one. Without a secret (`Codemaker` = `adversarial` or `none`),
 //! every feedback that at least one still-possible code would give is
@@ -24,6 +24,7 @@ mod bench;
 mod breakers;
 mod code;
 mod consistent;
+mod engine;
 mod maker;
 mod spec;
 mod symmetry;
@@ -36,11 +37,8 @@ pub use spec::{Spec, SpecError, Style};
 use std::hash::{Hash, Hasher};
 
 use rand::Rng;
-use rand::rngs::StdRng;
 
-use crate::game::{Game, MoveError, Outcome, Side, StrategySpec};
-use crate::options::{OptionSpec, OptionValues};
-use crate::search::SearchCtx;
+use crate::game::{Game, MoveError, Outcome, Side};
 
 pub const BREAKER: Side = 0;
 pub const MAKER: Side = 1;
@@ -157,27 +155,6 @@ impl Game for Mastermind {
             return None;
         }
         Some(s.parse::<Spec>().map(Mastermind::new).map_err(|e| e.0))
-    }
-
-    /// `Secret` (a code) fixes the secret; else `Codemaker` = `random`
-    /// draws one from `rng`; `adversarial` and `none` keep no secret.
-    fn configure(&mut self, options: &OptionValues, rng: &mut StdRng) {
-        let given = options.get_str("Secret").unwrap_or("").trim();
-        let secret = if !given.is_empty() {
-            match self.spec.parse_code(given) {
-                Ok(c) => Some(c),
-                Err(e) => {
-                    log::warn!("option Secret '{given}' ignored: {e}");
-                    None
-                }
-            }
-        } else {
-            None
-        };
-        let mode = options.get_str("Codemaker").unwrap_or("random");
-        self.drawn = secret.is_none() && mode.eq_ignore_ascii_case("random");
-        let secret = secret.or_else(|| self.drawn.then(|| Mastermind::random_code(&self.spec, rng)));
-        self.set_secret(secret);
     }
 
     /// `Secret=<code>` fixes the secret of a replayed game.
@@ -323,36 +300,6 @@ impl Game for Mastermind {
 
     fn render(&self, color: bool) -> String {
         render(self, color)
-    }
-
-    fn options() -> Vec<OptionSpec> {
-        let names: Vec<&'static str> = Self::strategies().iter().map(|s| s.name).collect();
-        vec![
-            OptionSpec::choice("Strategy", "entropy", &names, "Mastermind codebreaker strategy"),
-            OptionSpec::choice(
-                "Codemaker",
-                "random",
-                &["random", "adversarial", "none"],
-                "random: the game holds a secret drawn from Seed; adversarial/none: no secret (a person or the adversarial engine answers)",
-            ),
-            OptionSpec::string("Secret", "", "the secret code of new games (overrides Codemaker)"),
-        ]
-    }
-
-    fn strategies() -> Vec<StrategySpec<Self>> {
-        breakers::strategies()
-    }
-
-    fn analyze(&self, args: &str, ctx: &mut SearchCtx) -> Result<Vec<String>, String> {
-        analyze::analyze(self, args, ctx)
-    }
-
-    fn bench(args: &[String], out: &mut dyn std::io::Write) -> Result<(), String> {
-        bench::bench(args, out)
-    }
-
-    fn bench_cli() -> clap::Command {
-        bench::cli()
     }
 }
 

@@ -5,6 +5,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 use super::*;
+use crate::engine::Engine;
 use crate::options::OptionValues;
 use crate::registry::{AnyGame, Match, new_game};
 use crate::search::{Limits, Player, SearchCtx, StopFlag};

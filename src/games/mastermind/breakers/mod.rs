@@ -15,7 +15,7 @@ use super::consistent::{Row, for_each_consistent};
 use super::maker;
 use super::spec::Spec;
 use super::{Mastermind, MmMove};
-use crate::game::StrategySpec;
+use crate::engine::StrategySpec;
 use crate::search::{Player, SearchCtx, StopFlag};
 
 pub use heuristic::{Heuristic, Rule};
