@@ -1,12 +1,10 @@
 //! End-to-end tests: spawn the built `meeple` binary and play scripted
 //! sessions through its stdin/stdout, bad input included.
 
-mod common;
-
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use common::Engine;
+use crate::common::Engine;
 
 #[test]
 fn banner_info_and_help() {

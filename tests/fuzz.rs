@@ -16,12 +16,10 @@
 //! previous reply is read). A long run:
 //!
 //! ```text
-//! MEEPLE_FUZZ_COMMANDS=1000000 MEEPLE_FUZZ_SEED=7 cargo test --release --test fuzz -- --nocapture
+//! MEEPLE_FUZZ_COMMANDS=1000000 MEEPLE_FUZZ_SEED=7 cargo test --release --test tests fuzz -- --nocapture
 //! ```
 
-mod common;
-
-use common::Engine;
+use crate::common::Engine;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};

@@ -1,7 +1,5 @@
 //! The GUI server's table driven directly (no browser): a real engine
 //! process behind it, browsers simulated by channels.
-mod common;
-
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -12,7 +10,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 mod protocol {
-    use super::common::Engine;
+    use crate::common::Engine;
 
     /// `board json`, `games json` and the structured `movetree json`
     /// through the binary.

@@ -1,12 +1,10 @@
 //! The reproducers of issue 10 that go through the binary: each was a
 //! hang, a panic or a way out of the data directory.
 
-mod common;
-
 use std::fs;
 use std::process::Command;
 
-use common::Engine;
+use crate::common::Engine;
 
 fn no_internal_error(r: &[String]) {
     assert!(!r.iter().any(|l| l.contains("internal error")), "{r:?}");

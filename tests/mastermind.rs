@@ -1,9 +1,7 @@
 //! Mastermind through the binary: a whole game in each role, lies refused,
 //! GameStrings and saves keeping the secret.
 
-mod common;
-
-use common::Engine;
+use crate::common::Engine;
 
 /// Black and white pegs of `guess` against `secret` (digits).
 fn score(guess: &str, secret: &str) -> (usize, usize) {

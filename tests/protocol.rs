@@ -3,13 +3,11 @@
 //! answer exactly as the same commands sent one at a time, every time; and
 //! transcripts of a UCI, a UGI and a UHP session.
 
-mod common;
-
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::thread;
 
-use common::Engine;
+use crate::common::Engine;
 
 /// Twenty sessions over the three games, each written in one go: searches
 /// followed at once by moves, undos, positions, option changes, reads and

@@ -1,9 +1,7 @@
 //! UHP conformance: drives the binary through the reference transcript and
 //! the bad-input cases, asserting the exact framing a Hive viewer relies on.
 
-mod common;
-
-use common::Engine;
+use crate::common::Engine;
 
 /// The engine as a Hive viewer starts it.
 fn start(tag: &str) -> Engine {

@@ -1,10 +1,10 @@
 //! The driver shared by the end-to-end tests: spawns the built `meeple`
 //! binary and talks to it line by line.
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::thread;
 use std::time::Duration;
@@ -23,6 +23,14 @@ pub struct Engine {
 
 const SAFETY: Duration = Duration::from_secs(60);
 
+/// A fresh path under the temporary folder: `prefix`, this process and a
+/// counter (every test of the crate runs in one process).
+pub fn unique_dir(prefix: &str) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!("{prefix}-{}-{n}", std::process::id()))
+}
+
 impl Engine {
     /// Starts the engine with its own data folder.
     pub fn start(tag: &str) -> Engine {
@@ -31,7 +39,7 @@ impl Engine {
 
     /// Starts the engine with extra command-line arguments.
     pub fn start_with(tag: &str, args: &[&str]) -> Engine {
-        let data_dir = std::env::temp_dir().join(format!("meeple-it-{tag}-{}", std::process::id()));
+        let data_dir = unique_dir(&format!("meeple-it-{tag}"));
         let _ = std::fs::remove_dir_all(&data_dir);
         let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
             .arg("--data-dir")

@@ -1,0 +1,17 @@
+//! The end-to-end tests, one test crate (the project links once): each
+//! module is an area. They spawn the built `meeple` binary
+//! (`CARGO_BIN_EXE_meeple`) and talk to it as a client would, or run the
+//! referee's, the cluster's and the browser's tests.
+
+mod common;
+
+mod cluster;
+mod engine;
+mod fuzz;
+mod gui_browser;
+mod gui_table;
+mod hardening;
+mod mastermind;
+mod protocol;
+mod referee;
+mod uhp;
