@@ -15,4 +15,5 @@ mod house;
 mod mastermind;
 mod protocol;
 mod referee;
+mod roundtrip;
 mod uhp;

@@ -82,7 +82,14 @@ impl Player<Mastermind> for Engine {
     fn choose(&mut self, pos: &Mastermind, ctx: &mut SearchCtx) -> MmMove {
         ctx.nodes += 1;
         match pos.pending() {
-            Some(g) => MmMove::Feedback(maker::answer(pos.spec(), pos.rows(), g, pos.secret())),
+            Some(g) => MmMove::Feedback(maker::answer(
+                pos.spec(),
+                pos.rows(),
+                g,
+                pos.secret(),
+                pos.maker_mode(),
+                ctx.rng,
+            )),
             None => MmMove::Guess(self.breaker.guess(pos.spec(), pos.rows(), ctx)),
         }
     }
