@@ -142,7 +142,7 @@ fn huge_variants_do_not_list_every_code() {
 #[test]
 fn stop_ends_every_strategy() {
     let mut e = Engine::start("mm-stop");
-    for strategy in ["entropy", "random", "knuth", "genetic", "mostparts", "expected", "optimal"] {
+    for strategy in ["entropy", "random", "knuth", "genetic", "mostparts", "expected", "optimal", "tree"] {
         e.cmd(&format!("setoption name Mastermind.Strategy value {strategy}"));
         for ty in ["Mastermind+4x8", "Mastermind+6x9"] {
             e.one(&format!("newgame {ty}"));

@@ -30,10 +30,15 @@ mod bench;
 mod breakers;
 mod code;
 mod consistent;
+mod deep;
 mod engine;
+mod exact;
+mod kernel;
 mod maker;
 mod spec;
+mod split;
 mod symmetry;
+mod tree;
 mod view;
 
 pub use code::{Code, CodeError, Feedback, FeedbackError};
