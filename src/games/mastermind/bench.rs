@@ -67,6 +67,13 @@ struct Args {
     /// Search: sets of at most this many codes are solved exactly.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(2..=4096))]
     exact: u32,
+    /// Search: sets of at least this many codes look two levels ahead
+    /// (0: never).
+    #[arg(long, default_value_t = 0)]
+    nest: usize,
+    /// Search: guesses scored two levels ahead on those sets.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    candidates2: u32,
     /// Search: the first guess (default: the classic opener, 11223 on 5
     /// pegs; `search` tries every first guess).
     #[arg(long)]
@@ -203,6 +210,8 @@ fn search(spec: &Spec, a: &Args, out: &mut dyn Write) -> Result<(), String> {
         max_guesses: a.max_guesses,
         threads: a.threads as usize,
         cache_mb: 256,
+        nest_min: a.nest,
+        k2: a.candidates2 as usize,
     };
     let t = Instant::now();
     let cpu = process_cpu_seconds();

@@ -48,6 +48,11 @@ pub struct Config {
     pub threads: usize,
     /// MB for each exact solver's table of solved sets.
     pub cache_mb: usize,
+    /// Sets of at least this many codes look two levels ahead: each of
+    /// the `k2` best guesses by entropy is scored by the total of the
+    /// one-level search after it (0: never).
+    pub nest_min: usize,
+    pub k2: usize,
 }
 
 /// One searcher (one per thread): the base policy's totals remembered.
@@ -55,6 +60,9 @@ struct Searcher<'a> {
     u: &'a Arc<Universe>,
     cfg: &'a Config,
     base_memo: HashMap<(Vec<u16>, u8), u64, FxBuild>,
+    /// The one-level search's strategies of the sets a two-level look
+    /// scored.
+    one_memo: HashMap<(Vec<u16>, u8), (u64, Strategy), FxBuild>,
     stop: &'a (dyn Fn() -> bool + Sync),
 }
 
@@ -150,8 +158,18 @@ impl<'a> Searcher<'a> {
         total.min(INF)
     }
 
-    /// The improved policy's strategy over `set` and its total.
+    /// The improved policy's strategy over `set` and its total: two
+    /// levels of look-ahead on sets of at least `nest_min` codes, else one.
     fn improved(&mut self, set: &[u16], history: &mut Vec<Code>, left: u8) -> Option<(u64, Strategy)> {
+        let m = set.len();
+        if self.cfg.nest_min > 0 && m >= self.cfg.nest_min && m > self.cfg.exact_max && left > 0 {
+            return self.two_levels(set, history, left);
+        }
+        self.one_level(set, history, left)
+    }
+
+    /// The one-level search (remembered when a two-level look asked).
+    fn one_level(&mut self, set: &[u16], history: &mut Vec<Code>, left: u8) -> Option<(u64, Strategy)> {
         let m = set.len();
         if (self.stop)() || left == 0 {
             return None;
@@ -163,6 +181,9 @@ impl<'a> Searcher<'a> {
             let (v, s) = self.exact(set, history, left, true)?;
             return Some((v, s?));
         }
+        if let Some(r) = self.one_memo.get(&(set.to_vec(), left)) {
+            return Some(r.clone());
+        }
         let mut best: Option<(u64, Code)> = None;
         for g in self.ranked(set, history, self.cfg.k) {
             let v = self.value_after(set, g, history, left);
@@ -171,7 +192,73 @@ impl<'a> Searcher<'a> {
             }
         }
         let (_, g) = best?;
-        self.strategy_after(set, g, history, left)
+        let mut total = set.len() as u64;
+        let mut children = Vec::new();
+        history.push(g);
+        for (f, class) in self.classes(set, g) {
+            let Some((v, s)) = self.one_level(&class, history, left - 1) else {
+                history.pop();
+                return None;
+            };
+            total += v;
+            children.push((f, s));
+        }
+        history.pop();
+        let r = (total, Strategy::node(g, children));
+        if self.cfg.nest_min > 0 {
+            self.one_memo.insert((set.to_vec(), left), r.clone());
+        }
+        Some(r)
+    }
+
+    /// Two levels: the `k2` best guesses scored by the one-level search
+    /// after them; the best played, its large classes searched the same
+    /// way.
+    fn two_levels(&mut self, set: &[u16], history: &mut Vec<Code>, left: u8) -> Option<(u64, Strategy)> {
+        // The one-level search's own choice is among those scored, so two
+        // levels never do worse than one.
+        let one = self.one_level(set, history, left)?;
+        let mut best = (one.0, one.1.guess);
+        for g in self.ranked(set, history, self.cfg.k2) {
+            if g == one.1.guess {
+                continue;
+            }
+            let mut total = set.len() as u64;
+            history.push(g);
+            for (_, class) in self.classes(set, g) {
+                let r = self.one_level(&class, history, left - 1);
+                if let Some((v, s)) = &r
+                    && class.len() > self.cfg.exact_max
+                {
+                    self.one_memo.insert((class.clone(), left - 1), (*v, s.clone()));
+                }
+                total = total.saturating_add(r.map_or(INF, |r| r.0));
+                if total >= best.0 {
+                    break;
+                }
+            }
+            history.pop();
+            if total < best.0 {
+                best = (total, g);
+            }
+            if (self.stop)() {
+                return None;
+            }
+        }
+        if best.1 == one.1.guess {
+            // Its classes: the large ones looked at two levels too.
+            history.push(best.1);
+            let mut total = set.len() as u64;
+            let mut children = Vec::new();
+            for (f, class) in self.classes(set, best.1) {
+                let (v, s) = self.improved(&class, history, left - 1)?;
+                total += v;
+                children.push((f, s));
+            }
+            history.pop();
+            return Some((total, Strategy::node(best.1, children)));
+        }
+        self.strategy_after(set, best.1, history, left)
     }
 
     /// The strategy playing `g` on `set`, then the improved policy.
@@ -256,7 +343,8 @@ pub fn search(
         Some(g) => g,
         None => {
             // Every first guess (one per class) scored by the base policy.
-            let mut s = Searcher { u: &u, cfg, base_memo: HashMap::default(), stop };
+            let mut s =
+                Searcher { u: &u, cfg, base_memo: HashMap::default(), one_memo: HashMap::default(), stop };
             let sym = Symmetry::of_position(spec, &[], &u.codes);
             let mut best: Option<(u64, Code)> = None;
             for g in sym.representatives(spec) {
@@ -270,13 +358,16 @@ pub fn search(
             best.ok_or("no first guess finishes within the guesses allowed")?.1
         }
     };
-    let header = format!(
+    let mut header = format!(
         "meeple-mastermind-search {spec} opener {} k {} exact {} max {}",
         spec.code_text(opener),
         cfg.k,
         cfg.exact_max,
         cfg.max_guesses
     );
+    if cfg.nest_min > 0 {
+        header.push_str(&format!(" nest {} k2 {}", cfg.nest_min, cfg.k2));
+    }
     let mut done = match checkpoint {
         Some(p) => read_checkpoint(p, &header, spec)?,
         None => Vec::new(),
@@ -290,7 +381,7 @@ pub fn search(
         log(format!("class {}{}: {} (from the checkpoint)", d.feedback.black, d.feedback.white, d.total));
     }
     let classes = {
-        let s = Searcher { u: &u, cfg, base_memo: HashMap::default(), stop };
+        let s = Searcher { u: &u, cfg, base_memo: HashMap::default(), one_memo: HashMap::default(), stop };
         let mut c = s.classes(&all, opener);
         c.retain(|(f, _)| !done.iter().any(|d| d.feedback == *f));
         c.sort_by_key(|(_, c)| std::cmp::Reverse(c.len()));
@@ -304,7 +395,13 @@ pub fn search(
         for _ in 0..cfg.threads.clamp(1, 64).min(classes.len().max(1)) {
             scope.spawn(|| {
                 let halt = || stop() || failed.load(Ordering::Relaxed);
-                let mut s = Searcher { u: &u, cfg, base_memo: HashMap::default(), stop: &halt };
+                let mut s = Searcher {
+                    u: &u,
+                    cfg,
+                    base_memo: HashMap::default(),
+                    one_memo: HashMap::default(),
+                    stop: &halt,
+                };
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some((f, class)) = classes.get(i) else { break };
@@ -316,6 +413,7 @@ pub fn search(
                         break;
                     };
                     s.base_memo.clear();
+                    s.one_memo.clear();
                     log(format!(
                         "class {}{}: {} codes, total {total} (base {base}), {:.1} s, {:.0} s since the start",
                         f.black,
@@ -356,8 +454,8 @@ pub fn search(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tree::evaluate;
     use super::*;
-    use crate::games::mastermind::tree::evaluate;
 
     /// The search on a small variant, with the look-ahead doing the work
     /// above tiny exact sets: the independent evaluator agrees with its
@@ -377,6 +475,8 @@ mod tests {
             max_guesses: 7,
             threads: 2,
             cache_mb: 16,
+            nest_min: 100,
+            k2: 2,
         };
         let lines = Mutex::new(Vec::new());
         let log = |l: String| lines.lock().unwrap().push(l);
@@ -387,7 +487,13 @@ mod tests {
         assert!(e.total >= 2463, "{}", e.total);
         // The base policy alone (exact on small sets, else entropy).
         let u = Arc::new(Universe::new(&spec));
-        let mut s = Searcher { u: &u, cfg: &cfg, base_memo: HashMap::default(), stop: &|| false };
+        let mut s = Searcher {
+            u: &u,
+            cfg: &cfg,
+            base_memo: HashMap::default(),
+            one_memo: HashMap::default(),
+            stop: &|| false,
+        };
         let all: Vec<u16> = (0..625).collect();
         let base = s.value_after(&all, cfg.opener.unwrap(), &mut Vec::new(), 7);
         assert!(e.total <= base, "{} > {base}", e.total);
@@ -410,7 +516,16 @@ mod tests {
         let spec: Spec = "Mastermind+3x3".parse().unwrap();
         let p = std::env::temp_dir().join(format!("meeple-ck-other-{}", std::process::id()));
         std::fs::write(&p, "meeple-mastermind-search Mastermind+3x3 opener 111 k 9 exact 2 max 7\n").unwrap();
-        let cfg = Config { opener: None, k: 2, exact_max: 4, max_guesses: 7, threads: 1, cache_mb: 4 };
+        let cfg = Config {
+            opener: None,
+            k: 2,
+            exact_max: 4,
+            max_guesses: 7,
+            threads: 1,
+            cache_mb: 4,
+            nest_min: 0,
+            k2: 0,
+        };
         let r = search(&spec, &cfg, Some(&p), &|_| {}, &|| false);
         assert!(r.is_err_and(|e| e.contains("another search")));
         std::fs::remove_file(&p).unwrap();

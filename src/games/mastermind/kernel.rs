@@ -76,6 +76,26 @@ impl CodeSet {
         hist_narrow::<false>(self.pegs, g, &self.codes, &self.narrow, counts)
     }
 
+    /// [`CodeSet::histogram`] that also sums `delta[n]` for every class
+    /// count n reached: with `delta[n] = f(n) - f(n - 1)` the sum is the
+    /// sum of `f(count)` over the classes. `None` where the multisets are
+    /// wide (the caller counts classes then).
+    pub fn histogram_sum(&self, g: Probe, delta: &[u64], counts: &mut [u32]) -> Option<u64> {
+        assert!(counts.len() > self.pegs as usize * (self.pegs as usize + 2));
+        assert!(delta.len() > self.codes.len());
+        if self.narrow.is_empty() && !self.is_empty() {
+            return None;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if self.pop {
+            // SAFETY: the CPU has the instruction (checked at run time).
+            return Some(unsafe {
+                sum_narrow_popcnt(self.pegs, g, &self.codes, &self.narrow, delta, counts)
+            });
+        }
+        Some(sum_narrow::<false>(self.pegs, g, &self.codes, &self.narrow, delta, counts))
+    }
+
     /// [`CodeSet::histogram`] over the codes `start..end` only.
     pub fn histogram_range(&self, g: Probe, start: usize, end: usize, counts: &mut [u32]) {
         assert!(counts.len() > self.pegs as usize * (self.pegs as usize + 2));
@@ -161,6 +181,25 @@ fn hist_narrow<const POP: bool>(pegs: u8, g: Probe, codes: &[u32], ms: &[u64], c
 }
 
 #[inline(always)]
+fn sum_narrow<const POP: bool>(
+    pegs: u8,
+    g: Probe,
+    codes: &[u32],
+    ms: &[u64],
+    delta: &[u64],
+    counts: &mut [u32],
+) -> u64 {
+    let gm = g.ms as u64;
+    let mut sum = 0u64;
+    for (&c, &m) in codes.iter().zip(ms) {
+        let f = score_narrow::<POP>(pegs, g.code, gm, c, m) as usize;
+        counts[f] += 1;
+        sum += delta[counts[f] as usize];
+    }
+    sum
+}
+
+#[inline(always)]
 fn feedbacks_narrow<const POP: bool>(pegs: u8, g: Probe, codes: &[u32], ms: &[u64], out: &mut [u8]) {
     let gm = g.ms as u64;
     for ((o, &c), &m) in out.iter_mut().zip(codes).zip(ms) {
@@ -172,6 +211,19 @@ fn feedbacks_narrow<const POP: bool>(pegs: u8, g: Probe, codes: &[u32], ms: &[u6
 #[target_feature(enable = "popcnt")]
 fn hist_narrow_popcnt(pegs: u8, g: Probe, codes: &[u32], ms: &[u64], counts: &mut [u32]) {
     hist_narrow::<true>(pegs, g, codes, ms, counts)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn sum_narrow_popcnt(
+    pegs: u8,
+    g: Probe,
+    codes: &[u32],
+    ms: &[u64],
+    delta: &[u64],
+    counts: &mut [u32],
+) -> u64 {
+    sum_narrow::<true>(pegs, g, codes, ms, delta, counts)
 }
 
 #[cfg(target_arch = "x86_64")]

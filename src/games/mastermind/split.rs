@@ -59,8 +59,8 @@ impl Choice {
     }
 }
 
-/// Codes counted between two looks at a candidate's bound.
-const BLOCK: usize = 512;
+/// Codes counted between two looks at a candidate's bound (at least).
+const BLOCK: usize = 1024;
 
 /// The possible codes (or a sample of them) ready to score guesses by a
 /// rule.
@@ -79,8 +79,15 @@ pub struct Splitter<'a> {
     /// Entropy: `n ln n` in units of 2^-32; Expected: `n^2` (both exact
     /// integer sums, so equal splits tie exactly).
     table: Vec<u64>,
+    /// `table[n] - table[n - 1]` (the cost of one more code in a class
+    /// of n - 1), summed while counting small sets.
+    delta: Vec<u64>,
     scale: f64,
 }
+
+/// Sets of fewer codes sum their cost while counting (no look at the
+/// classes afterwards: that look costs more than the counting).
+const SMALL: usize = 64;
 
 /// Scale of the fixed-point `n ln n`.
 const FIXED: f64 = (1u64 << 32) as f64;
@@ -122,6 +129,7 @@ impl<'a> Splitter<'a> {
             Rule::Expected => ((0..=m as u64).map(|n| n * n).collect(), 1.0),
             _ => (Vec::new(), 1.0),
         };
+        let delta = (0..table.len()).map(|n| if n == 0 { 0 } else { table[n] - table[n - 1] }).collect();
         Splitter {
             spec,
             rule,
@@ -131,6 +139,7 @@ impl<'a> Splitter<'a> {
             valid,
             win,
             table,
+            delta,
             scale,
         }
     }
@@ -158,24 +167,35 @@ impl<'a> Splitter<'a> {
     /// counted (`win_open`: one of them may fall in the win class).
     fn bound(&self, counts: &[u32], rest: usize, win_open: bool) -> f64 {
         let rest = rest as f64 - if win_open { 1.0 } else { 0.0 };
-        let mut v: Vec<f64> = self.slots.iter().map(|&s| counts[s] as f64).collect();
-        v.sort_by(|a, b| a.partial_cmp(b).expect("counts are numbers"));
+        // The non-winning classes' counts, increasing (at most 43).
+        let mut v = [0u32; 48];
+        let n = self.slots.len().min(48);
+        for (x, &s) in v.iter_mut().zip(&self.slots) {
+            *x = counts[s];
+        }
+        let v = &mut v[..n];
+        v.sort_unstable();
         // Water-filling: raise the k smallest to a common level.
         let (mut k, mut sum) = (0usize, 0.0);
         let mut level = 0.0;
         while k < v.len() {
-            sum += v[k];
+            sum += v[k] as f64;
             k += 1;
             level = (rest.max(0.0) + sum) / k as f64;
-            if k == v.len() || level <= v[k] {
+            if k == v.len() || level <= v[k] as f64 {
                 break;
             }
         }
-        let fixed = counts[self.win] as f64;
+        let fixed = counts[self.win];
         match self.rule {
-            Rule::Knuth => v.last().copied().unwrap_or(0.0).max(level).max(fixed),
+            Rule::Knuth => (v.last().copied().unwrap_or(0).max(fixed) as f64).max(level),
             Rule::MostParts => f64::NEG_INFINITY,
-            _ => v[k..].iter().map(|&x| self.f(x)).sum::<f64>() + k as f64 * self.f(level) + self.f(fixed),
+            _ => {
+                // Whole counts from the table, the level by the formula.
+                let whole: u64 =
+                    v[k..].iter().map(|&x| self.table[x as usize]).sum::<u64>() + self.table[fixed as usize];
+                whole as f64 * self.scale + k as f64 * self.f(level)
+            }
         }
     }
 
@@ -199,12 +219,22 @@ impl<'a> Splitter<'a> {
         counts.iter_mut().for_each(|c| *c = 0);
         let probe = Probe::new(self.spec, g);
         let m = self.codes.len();
+        if m < SMALL
+            && !self.delta.is_empty()
+            && let Some(sum) = self.codes.histogram_sum(probe, &self.delta, counts)
+        {
+            // One class holding every code is the largest sum there is.
+            if sum == self.table[m] && m > 1 {
+                return None;
+            }
+            return Some(Choice { cost: sum as f64 * self.scale, possible, code: g });
+        }
         if self.rule == Rule::MostParts || !limit.is_finite() || m < 2 * BLOCK {
             self.codes.histogram(probe, counts);
         } else {
             let mut done = 0;
             while done < m {
-                let end = (done + BLOCK.max(m / 8)).min(m);
+                let end = (done + BLOCK.max(m / 4)).min(m);
                 self.codes.histogram_range(probe, done, end, counts);
                 done = end;
                 if done < m && self.bound(counts, m - done, possible && counts[self.win] == 0) > limit + EPS {
@@ -273,9 +303,10 @@ impl<'a> Splitter<'a> {
             }
         };
         let run = |list: &[Code], possible: bool| {
-            // A thread for every 256k scores at least.
+            // A thread for every 64k scores at least (a thread costs tens
+            // of microseconds to start; 64k scores take a few hundred).
             let work = list.len() * self.codes.len();
-            let threads = threads.clamp(1, 64).min(work.div_ceil(1 << 18).max(1));
+            let threads = threads.clamp(1, 64).min(work.div_ceil(1 << 16).max(1));
             let next = AtomicUsize::new(0);
             // With one guess wanted, the first (lowest) one reaching the
             // least cost ends the scan: only lower ones can still tie.

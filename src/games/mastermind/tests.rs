@@ -336,3 +336,30 @@ fn every_strategy_answers_a_stopped_search_with_a_legal_guess() {
         }
     }
 }
+
+/// Issue 27 item 7: Mastermind counts perft without listing the guesses;
+/// its counts are those of the generic perft (which lists them), with and
+/// without a fixed secret, and depth 1 of a huge variant is the number of
+/// codes at once.
+#[test]
+fn perft_counts_without_listing_guesses() {
+    for (ty, secret) in
+        [("Mastermind+2x3", None), ("Mastermind+3x3+blanks", Some("1_2")), ("Mastermind+2x4+norepeat", None)]
+    {
+        let mut g = Mastermind::parse_type(ty).unwrap().unwrap();
+        if let Some(s) = secret {
+            g.configure(&options(&[("Secret", s)]), &mut StdRng::seed_from_u64(1));
+        }
+        for depth in 0..=4 {
+            let mut a = g.clone();
+            let mut b = g.clone();
+            assert_eq!(
+                Engine::perft(&mut a, depth),
+                crate::search::perft::perft(&mut b, depth),
+                "{ty} {depth}"
+            );
+        }
+    }
+    let mut huge = Mastermind::parse_type("Mastermind+8x10+blanks").unwrap().unwrap();
+    assert_eq!(Engine::perft(&mut huge, 1), 214_358_881);
+}
