@@ -12,6 +12,7 @@ mod gui_browser;
 mod gui_table;
 mod hardening;
 mod house;
+mod leaderboard;
 mod mastermind;
 mod protocol;
 mod referee;
