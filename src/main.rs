@@ -3,6 +3,7 @@
 //! through the registry; each family's `bench` and `book` arguments are its
 //! own clap commands, so `--help` shows them.
 
+use std::fs;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -259,13 +260,15 @@ fn leaderboard(
         });
         writeln!(out, "{v}").map_err(|e| e.to_string())?;
     } else {
-        if db.is_none() {
+        if db.is_none() && fs::symlink_metadata(&path).is_err() {
             writeln!(
                 out,
                 "No results yet: {} does not exist (games with a person in them are kept there).",
                 path.display()
             )
             .map_err(|e| e.to_string())?;
+        } else if db.is_none() {
+            writeln!(out, "No games recorded yet in {}.", path.display()).map_err(|e| e.to_string())?;
         } else if board.people.is_empty() && board.engines.is_empty() {
             writeln!(out, "No games recorded for {}.", filter.describe()).map_err(|e| e.to_string())?;
         }

@@ -218,3 +218,53 @@ fn a_corrupt_or_strange_database_is_an_error() {
     }
     fs::remove_dir_all(&d).unwrap();
 }
+
+/// Opens (creating its tables) the referee's store on `db`, through the
+/// referee's own code.
+fn referee_opens(db: &Path) {
+    let o = Command::new("python3")
+        .args(["-c", "import sys; sys.path.insert(0, 'scripts'); from referee import store; store.open_db(sys.argv[1]).close()"])
+        .arg(db)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("python3 must be installed to run the referee");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// The referee's default --db is the same file: either may come first.
+#[test]
+fn the_referee_shares_the_file() {
+    let d = prepare();
+    let table = stdout_of(&d, &[]);
+    referee_opens(&d.join(meeple::results::FILE_NAME));
+    assert_eq!(stdout_of(&d, &[]), table);
+    fs::remove_dir_all(&d).unwrap();
+
+    let d = unique_dir("meeple-it-leaderboard-referee");
+    let _ = fs::remove_dir_all(&d);
+    fs::create_dir_all(&d).unwrap();
+    let db = d.join(meeple::results::FILE_NAME);
+    referee_opens(&db);
+    let before = fs::read(&db).unwrap();
+    assert!(stdout_of(&d, &[]).starts_with("No games recorded yet in "));
+    assert_eq!(fs::read(&db).unwrap(), before);
+    let mut r = Results::open(&d).unwrap();
+    r.record_game(&game(
+        "Connect4",
+        ("Yellow", Player::person("Ann")),
+        ("Red", Player::person("bob")),
+        Outcome::Draw,
+        Place::Gui,
+    ))
+    .unwrap();
+    drop(r);
+    referee_opens(&db);
+    assert_eq!(
+        json_of(&d, &[])["people"],
+        json!([
+            {"name": "Ann", "wins": 0, "losses": 0, "draws": 1, "games": 1},
+            {"name": "bob", "wins": 0, "losses": 0, "draws": 1, "games": 1},
+        ])
+    );
+    fs::remove_dir_all(&d).unwrap();
+}

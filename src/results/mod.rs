@@ -12,7 +12,9 @@
 //! its journal must be regular files (a symbolic link, FIFO, device or
 //! folder there is refused, and SQLite itself is told never to follow a
 //! link to the database); a file that is not SQLite, is corrupt, belongs to
-//! another program or was written by a newer meeple is an error message;
+//! another program or was written by a newer meeple is an error message
+//! (the referee's tables, `scripts/referee.py`, whose default `--db` is the
+//! same file, live beside ours);
 //! every text read back is made printable. The schema (`schema_v1.sql`) is
 //! created and migrated by the program (`PRAGMA user_version`), in a
 //! rollback journal with a busy timeout, so that the GUI server and a
@@ -536,8 +538,8 @@ impl Results {
             return Ok(None);
         }
         let r = Results::connect(path, false)?;
-        let (app, version, tables) = r.header()?;
-        if app == 0 && version == 0 && tables == 0 {
+        let (app, version, foreign) = r.header()?;
+        if app == 0 && version == 0 && foreign == 0 {
             return Ok(None);
         }
         r.migrate()?;
@@ -597,14 +599,15 @@ impl Results {
         }
     }
 
-    /// `application_id`, `user_version` and the number of schema entries.
+    /// `application_id`, `user_version` and the number of other programs'
+    /// schema entries.
     fn header(&self) -> Result<(i64, i64, i64), String> {
         header(&self.conn).map_err(|e| self.error(e))
     }
 
     /// Whether a database of this header needs migrating; an error for a
     /// newer version or a database of another program.
-    fn needs_migration(&self, (app, version, tables): (i64, i64, i64)) -> Result<bool, String> {
+    fn needs_migration(&self, (app, version, foreign): (i64, i64, i64)) -> Result<bool, String> {
         if app != 0 && app != APPLICATION_ID {
             return Err(format!(
                 "{} is not a meeple results database (application id {app:#x})",
@@ -618,7 +621,7 @@ impl Results {
                 self.path.display()
             ));
         }
-        if version < 0 || (version == 0 && (app != 0 || tables != 0)) {
+        if version < 0 || (version == 0 && (app != 0 || foreign != 0)) {
             return Err(format!(
                 "{} is not a meeple results database (it holds other tables)",
                 self.path.display()
@@ -868,12 +871,26 @@ impl From<rusqlite::Error> for Fail {
     }
 }
 
-/// `application_id`, `user_version` and the number of schema entries.
+/// The tables the referee (`scripts/referee.py`) keeps in the same file
+/// (its default `--db` is `meeple-data/results.sqlite`): they live beside
+/// ours.
+const NEIGHBOURS: [&str; 3] = ["tournaments", "games", "moves"];
+
+/// `application_id`, `user_version` and the number of schema entries that
+/// are neither SQLite's own nor a neighbour's (the referee's).
 fn header(c: &Connection) -> rusqlite::Result<(i64, i64, i64)> {
     let app = c.pragma_query_value(None, "application_id", |r| r.get(0))?;
     let version = c.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    let tables = c.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
-    Ok((app, version, tables))
+    let foreign = c.query_row(
+        &format!(
+            "SELECT count(*) FROM sqlite_schema WHERE tbl_name NOT IN ({}) \
+             AND tbl_name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+            NEIGHBOURS.iter().map(|t| format!("'{t}'")).collect::<Vec<_>>().join(", ")
+        ),
+        [],
+        |r| r.get(0),
+    )?;
+    Ok((app, version, foreign))
 }
 
 /// Wins, losses, draws and games of the rows of `standing` selected.

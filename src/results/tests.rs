@@ -345,6 +345,47 @@ fn a_newer_or_foreign_database_is_refused_and_left_alone() {
 }
 
 #[test]
+fn the_referees_tables_live_beside_ours() {
+    // The referee's default --db is this very file: its tables
+    // (tournaments, games, moves) are neighbours, not another program's.
+    let d = tempdir("neighbours");
+    fs::create_dir_all(&d).unwrap();
+    let path = d.join(FILE_NAME);
+    let c = Connection::open(&path).unwrap();
+    c.execute_batch(
+        "CREATE TABLE tournaments (id INTEGER PRIMARY KEY, created TEXT NOT NULL);
+         CREATE TABLE games (id INTEGER PRIMARY KEY, tournament_id INTEGER, game_index INTEGER,
+                             UNIQUE (tournament_id, game_index));
+         CREATE TABLE moves (game_id INTEGER, ply INTEGER, PRIMARY KEY (game_id, ply));
+         INSERT INTO tournaments VALUES (1, 'then');",
+    )
+    .unwrap();
+    drop(c);
+    let before = fs::read(&path).unwrap();
+    // Reading: no results of ours yet, and nothing written.
+    assert!(Results::open_existing(&d).unwrap().is_none());
+    assert_eq!(fs::read(&path).unwrap(), before);
+    let mut r = Results::open(&d).unwrap();
+    r.record_game(&game("Hive", person("Ann"), engine("alphabeta", "depth 3"), Outcome::First)).unwrap();
+    assert_eq!(count(&r, "tournaments"), 1);
+    assert_eq!(count(&r, "game"), 1);
+    drop(r);
+    // One more table of someone else's: refused.
+    let c = Connection::open(&path).unwrap();
+    c.execute_batch("CREATE TABLE notes (t TEXT);").unwrap();
+    drop(c);
+    let fresh = tempdir("neighbours2");
+    fs::create_dir_all(&fresh).unwrap();
+    let c = Connection::open(fresh.join(FILE_NAME)).unwrap();
+    c.execute_batch("CREATE TABLE games (id INTEGER); CREATE TABLE notes (t TEXT);").unwrap();
+    drop(c);
+    assert!(Results::open(&fresh).err().unwrap().contains("not a meeple results database"));
+    assert!(Results::open_existing(&fresh).err().unwrap().contains("not a meeple results database"));
+    fs::remove_dir_all(&d).unwrap();
+    fs::remove_dir_all(&fresh).unwrap();
+}
+
+#[test]
 fn a_corrupt_or_non_sqlite_file_is_an_error() {
     let d = tempdir("corrupt");
     fs::create_dir_all(&d).unwrap();
