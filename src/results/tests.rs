@@ -461,6 +461,19 @@ fn two_writers_at_once_are_both_stored() {
     fs::remove_dir_all(&d).unwrap();
 }
 
+/// The GUI server moves an open database between threads (behind a
+/// mutex, or one per `spawn_blocking`).
+#[test]
+fn an_open_database_can_move_between_threads() {
+    fn send<T: Send>(_: &T) {}
+    let d = tempdir("send");
+    let r = Results::open(&d).unwrap();
+    send(&r);
+    let mut r = std::thread::spawn(move || r).join().unwrap();
+    assert!(r.record_game(&game("Hive", person("Ann"), person("bob"), Outcome::Draw)).unwrap().is_some());
+    fs::remove_dir_all(&d).unwrap();
+}
+
 #[test]
 fn two_first_opens_at_once_migrate_once() {
     let d = tempdir("migrate2");
