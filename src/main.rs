@@ -22,7 +22,7 @@ use meeple::registry::{self, Family};
 struct Cli {
     /// Game type of `newgame` without argument, `position startpos` and
     /// `ucinewgame` (the default of the option UCI_Variant).
-    #[arg(long, default_value = "Connect4")]
+    #[arg(long, default_value = "Connect4", value_parser = game_type)]
     game: String,
     /// Folder for saved games.
     #[arg(long, global = true, default_value = "meeple-data")]
@@ -59,6 +59,12 @@ enum Sub {
     },
     /// Play in the browser: serves the GUI on localhost (see README).
     Gui(meeple::gui::GuiArgs),
+}
+
+/// A game type the registry knows (`--game`): a bad one is refused at
+/// start-up like any bad argument (exit status 2), not by every `newgame`.
+fn game_type(text: &str) -> Result<String, String> {
+    registry::new_game(text).map(|_| text.to_string())
 }
 
 /// The whole command line: the derived part plus `bench <family>` and
