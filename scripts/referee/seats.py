@@ -175,7 +175,8 @@ class EngineSeat:
         self.codemaker = None
         try:
             self.proc = Process(self.spec.cmd, cwd=self.spec.dir, label=self.name,
-                                stderr=None if self.settings.engine_stderr else subprocess.DEVNULL)
+                                stderr=None if self.settings.engine_stderr else subprocess.DEVNULL,
+                                score_of=parse_score)
         except SeatFailure as e:
             self.broken = True
             raise RefereeError("engine %s does not start: %s" % (self.name, e.detail))
