@@ -9,6 +9,7 @@ The games of all pairings are interleaved (game number g is game g // P of
 pairing g % P, P pairings) so that the ratings grow evenly.
 """
 
+import math
 import os
 import queue
 import socket
@@ -203,6 +204,7 @@ class Match:
     def run(self):
         if self.settings.pgnout:
             self.sync_pgn()
+        self.warn_uhp_seconds()
         todo = self.pending()
         self.done = self.total - len(todo)
         if self.cluster is not None:
@@ -444,3 +446,20 @@ class Match:
             self._append_pgn([t.decode("utf-8") for t in missing])
             self.say("PGN %s: %d stored game%s added (written before a kill, or not at all)"
                      % (path, len(missing), "" if len(missing) == 1 else "s"))
+
+    def warn_uhp_seconds(self):
+        """UHP's `bestmove time hh:mm:ss` has whole seconds: say what a UHP
+        seat with a finer limit is told (and judged by)."""
+        for spec in self.specs:
+            if spec.kind != "engine" or spec.proto != "uhp":
+                continue
+            lim = spec.limits(self.settings.st, self.settings.tc, self.settings.timemargin)
+            if lim.st is not None and lim.st != int(lim.st):
+                told = max(1, int(math.ceil(lim.st - 1e-9)))
+                self.say("Note: %s speaks UHP, whose `bestmove time` has whole seconds: st=%g is"
+                         " told as %d s, and the seat is judged by %d s (+ its margin)"
+                         % (spec.name, lim.st, told, told))
+            elif lim.tc:
+                self.say("Note: %s speaks UHP, which has no clock: each move it is told the"
+                         " time left on its clock, rounded up to whole seconds, and is judged"
+                         " by that" % spec.name)
