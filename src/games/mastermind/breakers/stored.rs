@@ -23,7 +23,7 @@ use crate::search::SearchCtx;
 const TREE_5X8: &str = include_str!("../trees/5x8.txt");
 
 /// The command that built it.
-pub const BUILD_5X8: &str = "meeple bench mastermind --game Mastermind+5x8 --search --candidates 10 --exact 30 --threads 2 --out src/games/mastermind/trees/5x8.txt";
+pub const BUILD_5X8: &str = "meeple bench mastermind --game Mastermind+5x8 --search --candidates 10 --exact 30 --nest 1000 --candidates2 3 --threads 2 --out src/games/mastermind/trees/5x8.txt";
 
 /// Most guesses the 5x8 tree uses.
 pub const MAX_5X8: usize = 7;
