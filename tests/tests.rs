@@ -14,6 +14,7 @@ mod hardening;
 mod house;
 mod leaderboard;
 mod mastermind;
+mod play;
 mod protocol;
 mod referee;
 mod uhp;
