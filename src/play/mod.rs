@@ -475,7 +475,7 @@ fn play_match(
         (results::Outcome::Second, _) => format!("{} wins the match", names[1]),
         (results::Outcome::Draw, _) => "The match is drawn".to_string(),
     };
-    term.say(&format!("\nMatch over: {verdict}, {p0}-{p1} ({} {p0}, {} {p1}).", names[0], names[1]));
+    term.say(&format!("\nMatch over: {verdict}. Points: {} {p0}, {} {p1}.", names[0], names[1]));
     if record {
         let said = record::store(data_dir, None, Some(&rec));
         if !said.is_empty() {

@@ -249,7 +249,7 @@ impl<'a> Table<'a> {
         let t = self.think(&format!("{} thinks", self.side_name(side)))?;
         self.play_text(&t.mv).map_err(|e| format!("the engine's move {} was refused: {e}", t.mv))?;
         let mut about = vec![self.engine.strategy.clone(), format!("{:.2} s", t.took.as_secs_f64())];
-        about.extend(t.depth.map(|d| format!("depth {d}")));
+        about.extend(t.depth.filter(|&d| d > 0).map(|d| format!("depth {d}")));
         about.extend(t.score.as_deref().map(score_words));
         if t.stopped {
             about.push("stopped by Ctrl-C".into());
@@ -410,7 +410,7 @@ impl<'a> Table<'a> {
         }
         let t = self.think("thinking of a hint")?;
         let mut about = vec![format!("{} {:.2} s", self.engine.strategy, t.took.as_secs_f64())];
-        about.extend(t.depth.map(|d| format!("depth {d}")));
+        about.extend(t.depth.filter(|&d| d > 0).map(|d| format!("depth {d}")));
         about.extend(t.score.as_deref().map(score_words));
         self.term.say(&format!("Hint: {} ({})", t.mv, about.join(", ")));
         Ok(())
@@ -479,6 +479,11 @@ impl<'a> Table<'a> {
         let listing = self.client.command("saves").unwrap_or_default();
         let found = listing.iter().find_map(|l| l.strip_prefix(&format!("{name} ")).map(str::to_string));
         if let Some(gs) = &found {
+            let state = gs.split(';').nth(1).unwrap_or("");
+            if state == "Draw" || state.ends_with("Wins") {
+                self.term.say(&format!("{name} is a finished game ({state}): nothing to play."));
+                return Ok(());
+            }
             let ty = gs.split(';').next().unwrap_or("");
             let family =
                 crate::registry::new_game(ty).map(|g| g.family().name.to_string()).unwrap_or_default();
