@@ -23,7 +23,7 @@ use meeple::registry::{self, Family};
 struct Cli {
     /// Game type of `newgame` without argument, `position startpos` and
     /// `ucinewgame` (the default of the option UCI_Variant).
-    #[arg(long, default_value = "Connect4")]
+    #[arg(long, default_value = "Connect4", value_parser = game_type)]
     game: String,
     /// Folder for saved games and the results database (results.sqlite).
     #[arg(long, global = true, default_value = "meeple-data")]
@@ -84,6 +84,12 @@ enum Sub {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// A game type the registry knows (`--game`): a bad one is refused at
+/// start-up like any bad argument (exit status 2), not by every `newgame`.
+fn game_type(text: &str) -> Result<String, String> {
+    registry::new_game(text).map(|_| text.to_string())
 }
 
 /// The whole command line: the derived part plus `bench <family>` and

@@ -11,6 +11,7 @@ mod fuzz;
 mod gui_browser;
 mod gui_table;
 mod hardening;
+mod hostile;
 mod house;
 mod leaderboard;
 mod mastermind;
