@@ -145,6 +145,13 @@ impl Client {
         line.split(';').nth(2).map(str::to_string)
     }
 
+    /// The saved games, from `saves`: each save's name and the rest of its
+    /// line (its GameString, or why it is not listed: `unreadable: ...`,
+    /// `too large to list (N bytes)`).
+    pub fn saves(&mut self) -> Vec<(String, String)> {
+        self.command("saves").map(|lines| parse_saves(&lines)).unwrap_or_default()
+    }
+
     /// Starts `go <limits>`; read it with [`Client::next`].
     pub fn go(&mut self, limits: &str) -> Search {
         self.session.handle_line(&format!("go {limits}"));
@@ -198,6 +205,19 @@ impl Client {
         }
         Some(SearchEvent::Done(result))
     }
+}
+
+/// The lines of `saves` (protocol.md section 7): `save <name> <rest>`;
+/// other lines (`more N saves not listed`) name no save.
+fn parse_saves(lines: &[String]) -> Vec<(String, String)> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("save "))
+        .map(|l| {
+            let (name, rest) = l.split_once(' ').unwrap_or((l, ""));
+            (name.to_string(), rest.trim().to_string())
+        })
+        .collect()
 }
 
 /// Reads the depth and score of an `info` line (after `info `).
@@ -285,6 +305,33 @@ mod tests {
         let mut s = c.go("depth 2");
         assert!(matches!(c.next(&mut s, Duration::from_secs(30)), Some(SearchEvent::Done(Err(_)))));
         assert_eq!(c.line("undo").unwrap(), "Connect4;InProgress;Red[4];1;2;1;2;1;2");
+    }
+
+    #[test]
+    fn saves_are_listed_by_name() {
+        let lines: Vec<String> = [
+            "save a1 Connect4;InProgress;Yellow[1];4",
+            "save bestmove unreadable: not a save",
+            "save big too large to list (20000 bytes)",
+            "more 3 saves not listed",
+        ]
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+        let got = parse_saves(&lines);
+        let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["a1", "bestmove", "big"]);
+        assert_eq!(got[0].1, "Connect4;InProgress;Yellow[1];4");
+        assert_eq!(got[2].1, "too large to list (20000 bytes)");
+        // A session's own listing: a save made here is found under its name.
+        let dir = std::env::temp_dir().join(format!("meeple-play-saves-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut c = Client::new(&dir, "Connect4", false);
+        c.line("newgame Connect4").unwrap();
+        c.line("play 4").unwrap();
+        c.command("save ok").unwrap();
+        assert_eq!(c.saves(), [("ok".to_string(), "Connect4;InProgress;Yellow[1];4".to_string())]);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -247,21 +247,19 @@ fn check(args: &PlayArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The GameString of a saved game (its type starts the table).
+/// The game type of a saved game (it starts the table): the session
+/// loads it, so a save too large to list is found too.
 fn saved_game(client: &mut Client, name: &str) -> Result<String, String> {
-    let listing = client.command("saves").map_err(|e| e.to_string())?;
-    listing
-        .iter()
-        .find_map(|l| l.strip_prefix(&format!("{name} ")))
-        .filter(|gs| gs.contains(';'))
-        .map(|gs| gs.split(';').next().unwrap_or(gs).to_string())
-        .ok_or_else(|| {
-            let names: Vec<&str> = listing.iter().filter_map(|l| l.split_whitespace().next()).collect();
-            format!(
-                "no saved game '{name}' (saved: {})",
+    match client.line(&format!("load {name}")) {
+        Ok(gs) => Ok(gs.split(';').next().unwrap_or(&gs).to_string()),
+        Err(e) => {
+            let names: Vec<String> = client.saves().into_iter().map(|(n, _)| n).collect();
+            Err(format!(
+                "cannot load '{name}': {e} (saved: {})",
                 if names.is_empty() { "none".to_string() } else { names.join(", ") }
-            )
-        })
+            ))
+        }
+    }
 }
 
 fn board_of(client: &mut Client) -> Result<board::Board, String> {
@@ -334,12 +332,7 @@ fn intro(client: &mut Client, term: &mut Term, args: &PlayArgs, engine: &EngineS
         engine.strategy,
         engine.level()
     ));
-    let saves: Vec<String> = client
-        .command("saves")
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
-        .collect();
+    let saves: Vec<String> = client.saves().into_iter().map(|(n, _)| n).collect();
     if !saves.is_empty() && args.load.is_none() {
         term.say(&format!("Saved games (load NAME): {}", saves.join(", ")));
     }

@@ -327,14 +327,9 @@ impl<'a> Table<'a> {
         words
     }
 
+    /// The saves that can be loaded here (listed with a GameString).
     fn save_names(&mut self) -> Vec<String> {
-        self.client
-            .command("saves")
-            .unwrap_or_default()
-            .iter()
-            .filter(|l| l.contains(';'))
-            .filter_map(|l| l.split_whitespace().next().map(str::to_string))
-            .collect()
+        self.client.saves().into_iter().filter(|(_, gs)| gs.contains(';')).map(|(n, _)| n).collect()
     }
 
     /// Runs one line typed at the prompt.
@@ -476,9 +471,8 @@ impl<'a> Table<'a> {
         }
         // The save must be a game of this table: the same family (in a
         // match, the same game type).
-        let listing = self.client.command("saves").unwrap_or_default();
-        let found = listing.iter().find_map(|l| l.strip_prefix(&format!("{name} ")).map(str::to_string));
-        if let Some(gs) = &found {
+        let found = self.client.saves().into_iter().find(|(n, _)| n == name).map(|(_, gs)| gs);
+        if let Some(gs) = found.as_ref().filter(|gs| gs.contains(';')) {
             let state = gs.split(';').nth(1).unwrap_or("");
             if state == "Draw" || state.ends_with("Wins") {
                 self.term.say(&format!("{name} is a finished game ({state}): nothing to play."));
@@ -488,7 +482,7 @@ impl<'a> Table<'a> {
             let family =
                 crate::registry::new_game(ty).map(|g| g.family().name.to_string()).unwrap_or_default();
             let fits = if self.same_type { ty == self.board.game_type } else { family == self.board.family };
-            if !fits && gs.contains(';') {
+            if !fits {
                 let want = if self.same_type { &self.board.game_type } else { &self.board.family };
                 self.term.say(&format!(
                     "{name} is a {ty} game; this table plays {want}. Start it with `meeple play --load {name}`."
@@ -496,8 +490,25 @@ impl<'a> Table<'a> {
                 return Ok(());
             }
         }
+        let before = self.game_string.clone();
         match self.client.line(&format!("load {name}")) {
             Ok(gs) => {
+                // A save too large to list is checked once loaded; a game
+                // of another kind gives the table back its own.
+                let ty = gs.split(';').next().unwrap_or("").to_string();
+                let family =
+                    crate::registry::new_game(&ty).map(|g| g.family().name.to_string()).unwrap_or_default();
+                let fits =
+                    if self.same_type { ty == self.board.game_type } else { family == self.board.family };
+                if !fits {
+                    let back = self.client.line(&format!("newgame {before}"));
+                    self.term.say(&format!(
+                        "{name} is a {ty} game; this table plays {}. Start it with `meeple play --load {name}`.{}",
+                        if self.same_type { &self.board.game_type } else { &self.board.family },
+                        if back.is_err() { " (The game here could not be restored.)" } else { "" }
+                    ));
+                    return Ok(());
+                }
                 self.game_string = gs;
                 for o in self.reapply.clone() {
                     if let Err(e) = self.client.command(&o) {
@@ -513,10 +524,11 @@ impl<'a> Table<'a> {
     }
 
     fn list_saves(&mut self) {
-        let lines = self.client.command("saves").unwrap_or_default();
-        if lines.is_empty() {
+        let saves = self.client.saves();
+        if saves.is_empty() {
             self.term.say("No saved games yet (save NAME keeps this one).");
         } else {
+            let lines: Vec<String> = saves.iter().map(|(n, gs)| format!("{n}  {gs}")).collect();
             self.term.say(&format!("Saved games:\n  {}", lines.join("\n  ")));
         }
     }

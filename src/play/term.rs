@@ -152,8 +152,12 @@ impl Term {
                     println!("{line}");
                     Input::Line(line)
                 }
-                Ok(Some(other)) => {
-                    println!("(a line of {} bytes that is too long or not UTF-8: ignored)", other.len());
+                Ok(Some(InputLine::TooLong(n))) => {
+                    println!("(a line of {n} bytes, too long: ignored)");
+                    continue;
+                }
+                Ok(Some(InputLine::NotUtf8)) => {
+                    println!("(a line that is not UTF-8: ignored)");
                     continue;
                 }
                 Ok(None) | Err(_) => {
