@@ -458,3 +458,39 @@ fn ctrl_c_stops_the_search_and_the_prompt_explains() {
     assert!(end.contains("Game over: Black resigned."), "{end}");
     assert_eq!(record_of(&p.data_dir, "Tess"), (0, 1, 0, 1));
 }
+
+/// Two people at one terminal (names asked, the second default differing
+/// from the first), to a win recorded for both; then the engine watched
+/// playing itself, paused by Ctrl-C, to its end (nothing recorded).
+#[test]
+fn hotseat_to_a_win_and_watching_the_engine() {
+    let mut p = Pty::spawn("hotseat", &["Connect4", "--hotseat"]);
+    p.expect("Name of the player of Red [");
+    p.line("Ann");
+    p.expect("Name of the player of Yellow [");
+    p.line("Bob");
+    for (i, m) in ["1", "2", "1", "2", "1", "2"].iter().enumerate() {
+        p.expect(if i % 2 == 0 { "Ann (Red) > " } else { "Bob (Yellow) > " });
+        p.line(m);
+    }
+    p.expect("Ann (Red) > ");
+    p.line("1");
+    let end = p.finish();
+    assert!(end.contains("Game over: Red wins. Ann (Red) beat Bob after 7 moves."), "{end}");
+    assert_eq!(record_of(&p.data_dir, "Ann"), (1, 0, 0, 1));
+    assert_eq!(record_of(&p.data_dir, "Bob"), (0, 1, 0, 1));
+
+    let mut p = Pty::spawn("watch", &["Connect4", "--watch", "--pause", "0.05", "--depth", "6"]);
+    let mut g = registry::new_game("Connect4").unwrap();
+    let first = p.expect(" to move: meeple (perfect)\n");
+    assert!(first.contains("the engine plays itself"), "{first}");
+    p.send(b"\x03");
+    let text = p.expect("paused> ");
+    apply(&mut g, &engine_moves(&text, "perfect"));
+    p.line("");
+    let end = p.finish();
+    apply(&mut g, &engine_moves(&end, "perfect"));
+    assert!(g.is_over(), "{end}");
+    assert!(end.contains("Game over: "), "{end}");
+    assert!(!end.contains("Recorded in"), "{end}");
+}

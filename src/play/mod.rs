@@ -208,7 +208,9 @@ pub fn run(args: PlayArgs, data_dir: &Path) -> Result<(), String> {
             let (b, gs, here) = (t.board.clone(), t.game_string.clone(), t.moves_here);
             let Finish::Over { ending, resigned } = finish else { return Ok(()) };
             term.say(&result_words(&b, ending, resigned, &seats, &engine));
-            if record && here > 0 {
+            // A game that ended before it came to this table (a finished
+            // save) is not recorded again; one resigned here is.
+            if record && (here > 0 || resigned.is_some()) {
                 let players = players(&seats, &engine);
                 let how =
                     if resigned.is_some() { results::Ending::Resignation } else { results::Ending::Normal };

@@ -263,7 +263,8 @@ impl<'a> Table<'a> {
     fn think(&mut self, what: &str) -> Result<Thought, String> {
         const SPIN: [char; 4] = ['|', '/', '-', '\\'];
         let start = Instant::now();
-        self.term.take_interrupt();
+        // A Ctrl-C pending from between two watched moves stops this
+        // search at once (and so pauses); the prompt clears older ones.
         let mut search = self.client.go(&self.engine.limits);
         let (mut depth, mut score, mut stopped) = (None, None, false);
         let mut frame = 0;
@@ -293,6 +294,11 @@ impl<'a> Table<'a> {
             }
         };
         self.term.clear_status();
+        if stopped {
+            // A second Ctrl-C while this search was stopping is not a
+            // new one.
+            self.term.take_interrupt();
+        }
         let mv = result.map_err(|e| format!("the engine could not move: {e}"))?;
         Ok(Thought { mv, took: start.elapsed(), depth, score, stopped })
     }
