@@ -15,6 +15,7 @@ mod hostile;
 mod house;
 mod leaderboard;
 mod mastermind;
+mod play;
 mod protocol;
 mod referee;
 mod roundtrip;
