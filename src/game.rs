@@ -66,6 +66,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Tokens this family adds to the capability list (last line of
     /// `info`); Hive adds its expansions.
     const CAPABILITIES: &'static [&'static str] = &[];
+    /// True if a move's text may contain a space (Hive's `wQ wS1/`). Where
+    /// a move must be one token (UCI/UGI, `play`), such a game's space is
+    /// written `_` and a `_` is read back as a space; any other game's
+    /// moves are read as they are printed (Mastermind's blank is `_`).
+    const MOVES_HAVE_SPACES: bool = false;
 
     /// Parses a game type string (case-insensitive). `None` if the string is
     /// not of this family at all; `Some(Err)` if it is but is invalid

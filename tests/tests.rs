@@ -18,4 +18,5 @@ mod mastermind;
 mod play;
 mod protocol;
 mod referee;
+mod roundtrip;
 mod uhp;

@@ -134,10 +134,11 @@ pub fn uci_score(score: Score, game: &dyn AnyGame) -> String {
     }
 }
 
-/// A move given in any dialect, as the game reads it: the one-token form
-/// (`_` for a space) is accepted everywhere.
-pub fn move_in(token: &str) -> String {
-    token.replace('_', " ")
+/// A move given in any dialect, as the game reads it: for a game whose
+/// moves contain spaces (`spaces`), the one-token form (`_` for a space)
+/// is accepted everywhere; any other game's moves are read as printed.
+pub fn move_in(token: &str, spaces: bool) -> String {
+    if spaces { token.replace('_', " ") } else { token.to_string() }
 }
 
 #[cfg(test)]
@@ -153,6 +154,7 @@ mod tests {
         assert_eq!(Dialect::Meeple.frame(&bad), "invalidmove x y\nok\n");
         assert_eq!(Dialect::Ugi.frame(&bad), "info string invalidmove x y\n");
         assert_eq!(Dialect::Uci.move_out("wQ wS1/"), "wQ_wS1/");
-        assert_eq!(move_in("wQ_wS1/"), "wQ wS1/");
+        assert_eq!(move_in("wQ_wS1/", true), "wQ wS1/");
+        assert_eq!(move_in("1_23", false), "1_23");
     }
 }

@@ -96,10 +96,11 @@ impl<W: Write + Send + 'static> Session<W> {
                 let g = self.build_game(&spec)?;
                 // In UCI/UGI a move is one token; meeple's own dialect
                 // also takes a game's compact lists (`4453`, `;`).
+                let spaces = g.family().moves_have_spaces;
                 let list: Vec<String> = match &moves {
                     None => vec![],
-                    Some(m) if uci => m.split_whitespace().map(move_in).collect(),
-                    Some(m) => g.split_move_list(m).iter().map(|t| move_in(t)).collect(),
+                    Some(m) if uci => m.split_whitespace().map(|t| move_in(t, spaces)).collect(),
+                    Some(m) => g.split_move_list(m).iter().map(|t| move_in(t, spaces)).collect(),
                 };
                 let g = match self.continued(start, g.as_ref(), &list) {
                     Some(cur) => cur,
@@ -108,7 +109,10 @@ impl<W: Write + Send + 'static> Session<W> {
                 let s = self.install_game(g);
                 Ok(if uci { vec![] } else { vec![s] })
             }
-            Command::Play(m) => self.play(&move_in(&m)),
+            Command::Play(m) => {
+                let spaces = self.game.as_ref().is_some_and(|g| g.family().moves_have_spaces);
+                self.play(&move_in(&m, spaces))
+            }
             Command::Pass => self.play("pass"),
             Command::Undo(n) => {
                 let g = self.game.as_mut().ok_or(Failure::Err("no game in progress".into()))?;
@@ -408,7 +412,8 @@ impl<W: Write + Send + 'static> Session<W> {
         let mut searchmoves = Vec::new();
         for m in &p.searchmoves {
             let mut g = self.game.as_ref().expect("live game").clone_box();
-            match g.play_text(&move_in(m)) {
+            let spaces = g.family().moves_have_spaces;
+            match g.play_text(&move_in(m, spaces)) {
                 Ok(t) => searchmoves.push(t),
                 Err(e) if self.dialect == Dialect::Meeple => return self.write_reply(Err(e.into())),
                 Err(_) => self.out.write_block(&format!("info string searchmoves: ignored {}\n", clean(m))),

@@ -40,6 +40,8 @@ pub struct Family {
     pub capabilities: &'static [&'static str],
     pub common_types: &'static [&'static str],
     pub move_notation: &'static str,
+    /// See [`crate::game::Game::MOVES_HAVE_SPACES`].
+    pub moves_have_spaces: bool,
     parse: TypeParser,
     options: fn() -> Vec<OptionSpec>,
     bench: fn(&[String], &mut dyn Write) -> Result<(), String>,
@@ -57,6 +59,7 @@ impl Family {
             capabilities: G::CAPABILITIES,
             common_types: G::COMMON_TYPES,
             move_notation: G::MOVE_NOTATION,
+            moves_have_spaces: G::MOVES_HAVE_SPACES,
             parse: |s| G::parse_type(s).map(|r| r.map(|g| Box::new(Match::new(g)) as Box<dyn AnyGame>)),
             options: G::options,
             bench: G::bench,

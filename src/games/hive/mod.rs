@@ -327,6 +327,7 @@ impl Game for Hive {
     const TYPE_GRAMMAR: &'static str = "Base | Base+M | Base+L | Base+P | Base+ML | Base+MP | Base+LP | Base+MLP, \
          optionally +<counts> (S B G A each with 0..9, at most 15 pieces a side: Base+MLP+G1A4)";
     const CAPABILITIES: &'static [&'static str] = &["Mosquito", "Ladybug", "Pillbug"];
+    const MOVES_HAVE_SPACES: bool = true;
     const COMMON_TYPES: &'static [&'static str] =
         &["Base", "Base+M", "Base+L", "Base+P", "Base+ML", "Base+MP", "Base+LP", "Base+MLP"];
     const MOVE_NOTATION: &'static str = "UHP MoveStrings: a piece, then a reference piece with -, / or \\ on the side of the destination (play bG1 -wS1; play wQ wS1/), the first move a piece alone (play wS1), pass; in UCI/UGI modes a space is written _ (wQ_wS1/)";

@@ -221,15 +221,6 @@ pub fn mismatches(a: u32, b: u32) -> u8 {
     ((((x & 0x1111_1111) as u64).wrapping_mul(0x1111_1111) >> 28) & 0xF) as u8
 }
 
-/// [`score_packed`] for variants whose multisets fit in 64 bits
-/// (pegs x symbols <= 64).
-#[inline(always)]
-pub fn score_narrow(pegs: u8, a: u32, am: u64, b: u32, bm: u64) -> u8 {
-    let black = pegs - mismatches(a, b);
-    let total = (am & bm).count_ones() as u8;
-    black * pegs + total
-}
-
 /// Black and white counts of a guess.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Feedback {

@@ -4,15 +4,17 @@
 
 use rand::rngs::StdRng;
 
-use super::{Mastermind, analyze, bench, breakers};
+use super::{MakerMode, Mastermind, analyze, bench, breakers};
 use crate::engine::{Engine, StrategySpec};
 use crate::options::{OptionSpec, OptionValues};
 use crate::search::SearchCtx;
 
 impl Engine for Mastermind {
-    /// `Secret` (a code) fixes the secret; else `Codemaker` = `random`
-    /// draws one from `rng`; `adversarial` and `none` keep no secret.
-    fn configure(&mut self, options: &OptionValues, rng: &mut StdRng) {
+    /// `Secret` (a code) fixes the secret; else no secret is fixed, and
+    /// `Codemaker` says how the engine answers (`random`: for a code drawn
+    /// among those still consistent when it answers; `adversarial`,
+    /// `none`: adversarially).
+    fn configure(&mut self, options: &OptionValues, _rng: &mut StdRng) {
         let given = options.get_str("Secret").unwrap_or("").trim();
         let secret = if !given.is_empty() {
             match self.spec.parse_code(given) {
@@ -26,8 +28,8 @@ impl Engine for Mastermind {
             None
         };
         let mode = options.get_str("Codemaker").unwrap_or("random");
-        self.drawn = secret.is_none() && mode.eq_ignore_ascii_case("random");
-        let secret = secret.or_else(|| self.drawn.then(|| Mastermind::random_code(&self.spec, rng)));
+        self.maker =
+            if mode.eq_ignore_ascii_case("random") { MakerMode::Random } else { MakerMode::Adversarial };
         self.set_secret(secret);
     }
 
@@ -39,9 +41,13 @@ impl Engine for Mastermind {
                 "Codemaker",
                 "random",
                 &["random", "adversarial", "none"],
-                "random: the game holds a secret drawn from Seed; adversarial/none: no secret (a person or the adversarial engine answers)",
+                "how the engine answers as codemaker when no Secret is set: random (for a code drawn among those consistent so far, from Seed), adversarial/none (keeps the most codes); any consistent feedback is accepted from others",
             ),
-            OptionSpec::string("Secret", "", "the secret code of new games (overrides Codemaker)"),
+            OptionSpec::string(
+                "Secret",
+                "",
+                "a fixed secret for new games: only its feedback is legal (overrides Codemaker)",
+            ),
         ]
     }
 
@@ -60,4 +66,48 @@ impl Engine for Mastermind {
     fn bench_cli() -> clap::Command {
         bench::cli()
     }
+
+    /// Counts without listing the guesses (`Mastermind+8x10+blanks` has
+    /// 11^8 of them): depth 1 on the breaker's turn is the number of codes,
+    /// and deeper counts walk the codes one at a time.
+    fn perft(&mut self, depth: u32) -> u64 {
+        perft(self, depth)
+    }
+}
+
+fn perft(g: &mut Mastermind, depth: u32) -> u64 {
+    use crate::game::Game;
+    if depth == 0 {
+        return 1;
+    }
+    if g.outcome().is_some() {
+        return 0;
+    }
+    if g.pending.is_none() {
+        if depth == 1 {
+            return g.spec.code_count();
+        }
+        let spec = g.spec;
+        let mut total = 0;
+        super::consistent::for_each_consistent(&spec, &[], &mut |c| {
+            let mv = super::MmMove::Guess(c);
+            g.play(mv);
+            total += perft(g, depth - 1);
+            g.undo(mv);
+            std::ops::ControlFlow::Continue(())
+        });
+        return total;
+    }
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut total = 0;
+    for m in moves {
+        g.play(m);
+        total += perft(g, depth - 1);
+        g.undo(m);
+    }
+    total
 }

@@ -8,26 +8,37 @@
 //! `Maker[3]` its answer. The breaker wins (`BreakerWins`) with an all-black
 //! feedback; the maker wins (`MakerWins`) when the rows run out.
 //!
-//! The game may hold a secret (drawn in `Engine::configure` from the `Seed`
-//! rng, or given by the `Secret` option): then the only legal feedback is
-//! the true one. Without a secret (`Codemaker` = `adversarial` or `none`),
-//! every feedback that at least one still-possible code would give is
-//! legal, and any other is refused with the reason. Once the game is over,
-//! the GameString ends with `Secret=<code>` when the secret is known.
+//! The secret belongs to the codemaker. A game holds a fixed secret only
+//! when one is given (the `Secret` option, or a `Secret=` token of a
+//! GameString, as the referee's arbiter and a codemaker seat get): then the
+//! only legal feedback is the true one. Otherwise every feedback that at
+//! least one code consistent with all the rows would give is legal, from
+//! whoever plays it (`position`, `play`, a GameString), and any other is
+//! refused with the reason. Once the game is over, the GameString ends with
+//! `Secret=<code>` when the game held a fixed secret.
 //!
 //! Every strategy answers as codemaker when asked to move on the maker's
-//! turn (true feedback if the game holds a secret, else the adversarial
-//! answer that keeps the most codes possible).
+//! turn: the true feedback if the game holds a fixed secret; else, with
+//! `Codemaker` = `random` (the default), the feedback of a code drawn
+//! uniformly among the codes consistent with the rows so far (drawn afresh
+//! at every answer, which is indistinguishable from a secret drawn at the
+//! start and kept); with `adversarial`/`none`, the answer that keeps the
+//! most codes possible.
 
 mod analyze;
 mod bench;
 mod breakers;
 mod code;
 mod consistent;
+mod deep;
 mod engine;
+mod exact;
+mod kernel;
 mod maker;
 mod spec;
+mod split;
 mod symmetry;
+mod tree;
 mod view;
 
 pub use code::{Code, CodeError, Feedback, FeedbackError};
@@ -50,6 +61,18 @@ pub enum MmMove {
     Feedback(Feedback),
 }
 
+/// How the engine answers as codemaker in a game without a fixed secret
+/// (option `Codemaker`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MakerMode {
+    /// The feedback of a code drawn uniformly among those consistent with
+    /// the rows so far.
+    #[default]
+    Random,
+    /// The feedback that keeps the most codes possible.
+    Adversarial,
+}
+
 /// A Mastermind position (the [`Game`] implementation).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mastermind {
@@ -57,15 +80,20 @@ pub struct Mastermind {
     rows: Vec<Row>,
     /// The guess of the row being answered.
     pending: Option<Code>,
+    /// The fixed secret, if one was given: only its feedback is legal.
     secret: Option<Code>,
-    /// True if the secret was drawn at random by `configure` (dropped when
-    /// a GameString is replayed, since the string does not carry it).
-    drawn: bool,
+    /// How the engine answers without a fixed secret.
+    maker: MakerMode,
 }
 
 impl Mastermind {
     pub fn new(spec: Spec) -> Mastermind {
-        Mastermind { spec, rows: Vec::new(), pending: None, secret: None, drawn: false }
+        Mastermind { spec, rows: Vec::new(), pending: None, secret: None, maker: MakerMode::Random }
+    }
+
+    /// How the engine answers as codemaker when no secret is fixed.
+    pub fn maker_mode(&self) -> MakerMode {
+        self.maker
     }
 
     pub fn spec(&self) -> &Spec {
@@ -82,11 +110,12 @@ impl Mastermind {
         self.pending
     }
 
+    /// The fixed secret, if the game holds one.
     pub fn secret(&self) -> Option<Code> {
         self.secret
     }
 
-    /// Sets (or clears) the secret; only before the first move.
+    /// Sets (or clears) the fixed secret; only before the first move.
     pub fn set_secret(&mut self, secret: Option<Code>) {
         debug_assert!(self.rows.is_empty() && self.pending.is_none());
         self.secret = secret.filter(|&c| self.spec.is_code(c));
@@ -165,17 +194,7 @@ impl Game for Mastermind {
         }
         let code = self.spec.parse_code(v.trim()).map_err(|e| format!("bad Secret '{}': {e}", v.trim()))?;
         self.set_secret(Some(code));
-        self.drawn = false;
         Ok(true)
-    }
-
-    /// A GameString carries the secret only once the game is over: a game
-    /// in progress is replayed without the secret drawn at random.
-    fn before_replay(&mut self) {
-        if self.drawn {
-            self.set_secret(None);
-            self.drawn = false;
-        }
     }
 
     fn private_extra(&self) -> Option<String> {
@@ -292,7 +311,8 @@ impl Game for Mastermind {
         }
     }
 
-    /// `Secret=<code>` once the game is over, if the secret is known.
+    /// `Secret=<code>` once the game is over, if the game holds a fixed
+    /// secret.
     fn game_string_extra(&self) -> Option<String> {
         let secret = self.secret?;
         self.outcome().map(|_| format!("Secret={}", self.spec.code_text(secret)))

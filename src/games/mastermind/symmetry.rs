@@ -80,16 +80,18 @@ impl Symmetry {
         self.classes.is_empty() && self.collapse == 0 && self.perms.is_empty()
     }
 
-    /// Relabels symbols to the smallest equivalent code (positions kept).
-    fn canon_symbols(&self, pegs: &[u8]) -> [u8; 8] {
-        let mut out = [0u8; 8];
+    /// Relabels symbols to the smallest equivalent code (positions kept),
+    /// packed.
+    #[inline]
+    fn canon_symbols(&self, pegs: &[u8]) -> u32 {
+        let mut out = 0u32;
         let mut map = [u8::MAX; 16];
         // At most two classes (absent, unused): no allocation per call.
         let mut next = [0u16; 2];
         next[..self.classes.len()].copy_from_slice(&self.classes);
         let low = if self.collapse != 0 { self.collapse.trailing_zeros() as u8 } else { 0 };
-        for (i, &k) in pegs.iter().enumerate() {
-            out[i] = if self.collapse & 1 << k != 0 {
+        for &k in pegs {
+            let s = if self.collapse & 1 << k != 0 {
                 low
             } else if map[k as usize] != u8::MAX {
                 map[k as usize]
@@ -101,27 +103,39 @@ impl Symmetry {
             } else {
                 k
             };
+            out = out << 4 | s as u32;
         }
         out
+    }
+
+    fn unpack(&self, code: Code) -> [u8; 8] {
+        let mut pegs = [0u8; 8];
+        for (i, x) in pegs.iter_mut().enumerate().take(self.pegs as usize) {
+            *x = code.peg(self.pegs, i as u8);
+        }
+        pegs
     }
 
     /// True if `code` is the representative of its class.
     pub fn is_canonical(&self, code: Code) -> bool {
         let p = self.pegs as usize;
-        let mut pegs = [0u8; 8];
-        for (i, x) in pegs.iter_mut().enumerate().take(p) {
-            *x = code.peg(self.pegs, i as u8);
-        }
-        let c = self.canon_symbols(&pegs[..p]);
-        if c[..p] != pegs[..p] {
+        let pegs = self.unpack(code);
+        if self.canon_symbols(&pegs[..p]) != code.0 {
             return false;
         }
+        self.canonical_under_perms(code, &pegs)
+    }
+
+    /// True if no position symmetry (with symbols relabelled) gives a
+    /// smaller code than `code`, whose symbols are canonical.
+    fn canonical_under_perms(&self, code: Code, pegs: &[u8; 8]) -> bool {
+        let p = self.pegs as usize;
         for (perm, sigma) in &self.perms {
             let mut q = [0u8; 8];
             for i in 0..p {
                 q[i] = sigma[pegs[perm[i] as usize] as usize];
             }
-            if self.canon_symbols(&q[..p])[..p] < pegs[..p] {
+            if self.canon_symbols(&q[..p]) < code.0 {
                 return false;
             }
         }
@@ -132,22 +146,70 @@ impl Symmetry {
     /// equivalent to it).
     pub fn canonical(&self, code: Code) -> Code {
         let p = self.pegs as usize;
-        let mut pegs = [0u8; 8];
-        for (i, x) in pegs.iter_mut().enumerate().take(p) {
-            *x = code.peg(self.pegs, i as u8);
-        }
+        let pegs = self.unpack(code);
         let mut best = self.canon_symbols(&pegs[..p]);
         for (perm, sigma) in &self.perms {
             let mut q = [0u8; 8];
             for i in 0..p {
                 q[i] = sigma[pegs[perm[i] as usize] as usize];
             }
-            let c = self.canon_symbols(&q[..p]);
-            if c[..p] < best[..p] {
-                best = c;
-            }
+            best = best.min(self.canon_symbols(&q[..p]));
         }
-        Code::from_pegs(&best[..p])
+        Code(best)
+    }
+
+    /// The representative of every class of guesses of `spec`, in
+    /// increasing order: generated peg by peg (a symbol of an
+    /// interchangeable class only if already used or the smallest unused
+    /// one of its class), then filtered by the position symmetries. Costs
+    /// about the number of representatives, not the number of codes.
+    pub fn representatives(&self, spec: &Spec) -> Vec<Code> {
+        let mut out = Vec::new();
+        let mut pegs = [0u8; 8];
+        let mut next = [0u16; 2];
+        next[..self.classes.len()].copy_from_slice(&self.classes);
+        self.generate(spec, 0, 0, &mut pegs, next, &mut out);
+        out
+    }
+
+    fn generate(
+        &self,
+        spec: &Spec,
+        i: usize,
+        used: u16,
+        pegs: &mut [u8; 8],
+        next: [u16; 2],
+        out: &mut Vec<Code>,
+    ) {
+        let p = self.pegs as usize;
+        if i == p {
+            let code = Code::from_pegs(&pegs[..p]);
+            if self.perms.is_empty() || self.canonical_under_perms(code, pegs) {
+                out.push(code);
+            }
+            return;
+        }
+        let low = if self.collapse != 0 { self.collapse.trailing_zeros() as u8 } else { u8::MAX };
+        for k in 0..spec.symbols() {
+            let bit = 1u16 << k;
+            if !spec.repeats && used & bit != 0 {
+                continue;
+            }
+            if self.collapse & bit != 0 && k != low {
+                continue;
+            }
+            let mut next2 = next;
+            if used & bit == 0
+                && let Some(c) = self.classes.iter().position(|&c| c & bit != 0)
+            {
+                if next[c].trailing_zeros() != k as u32 {
+                    continue;
+                }
+                next2[c] &= !bit;
+            }
+            pegs[i] = k;
+            self.generate(spec, i + 1, used | bit, pegs, next2, out);
+        }
     }
 
     /// The representatives among `codes`.
@@ -288,6 +350,33 @@ mod tests {
                 assert!(r.is_some_and(|&r| r <= c), "{history:?}: {} has no representative", s.code_text(c));
                 let k = sym.canonical(c);
                 assert!(k <= c && sym.is_canonical(k) && sig(k) == sig(c), "{history:?}: {}", s.code_text(c));
+            }
+            assert_eq!(sym.representatives(&s), sym.filter(&all), "{history:?}");
+        }
+    }
+
+    /// The generator lists exactly the canonical codes, on variants with
+    /// blanks, without repeats, and with absent symbols.
+    #[test]
+    fn representatives_are_the_canonical_codes() {
+        for (t, history) in [
+            ("Mastermind+5x8", vec!["11223"]),
+            ("Mastermind+3x5+blanks+norepeat", vec!["12_"]),
+            ("Mastermind+4x7+norepeat", vec!["1234", "1567"]),
+            ("Mastermind+3x6", vec!["123", "145"]),
+        ] {
+            let s: Spec = t.parse().unwrap();
+            let all = s.all_codes();
+            let guesses: Vec<Code> = history.iter().map(|h| s.parse_code(h).unwrap()).collect();
+            let secret = all[all.len() / 2];
+            let possible: Vec<Code> = all
+                .iter()
+                .copied()
+                .filter(|&c| guesses.iter().all(|&g| s.score(g, c) == s.score(g, secret)))
+                .collect();
+            for sym in [Symmetry::of_position(&s, &guesses, &possible), Symmetry::of_position(&s, &[], &all)]
+            {
+                assert_eq!(sym.representatives(&s), sym.filter(&all), "{t}");
             }
         }
     }

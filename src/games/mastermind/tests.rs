@@ -143,15 +143,36 @@ fn rows_run_out() {
     assert_eq!(g.game_string_extra().as_deref(), Some("Secret=1234"));
 }
 
+/// Without a fixed secret the random codemaker's answers are drawn from
+/// the rng (reproducible with the seed) among the codes still consistent:
+/// every game ends with a code that fits every row, and no secret is
+/// shown.
 #[test]
-fn random_secret_follows_the_seed() {
-    let draw = |seed| {
+fn random_codemaker_answers_consistently_and_follows_the_seed() {
+    let play = |seed| -> Vec<Row> {
+        let mut rng = StdRng::seed_from_u64(seed);
         let mut g = Mastermind::new(Spec::default());
-        g.configure(&options(&[]), &mut StdRng::seed_from_u64(seed));
-        g.secret().unwrap()
+        g.configure(&options(&[]), &mut rng);
+        assert_eq!(g.secret(), None);
+        let mut breaker = player("random");
+        let mut maker = player("entropy");
+        while g.outcome().is_none() {
+            let p = if g.side_to_move() == BREAKER { breaker.as_mut() } else { maker.as_mut() };
+            let m = engine_move(p, &g, &mut rng);
+            let mut legal = Vec::new();
+            g.legal_moves(&mut legal);
+            assert!(legal.contains(&m) || g.side_to_move() == BREAKER, "{m:?} not in {legal:?}");
+            g.play(m);
+        }
+        assert_eq!(g.outcome(), Some(Outcome::Win(BREAKER)));
+        assert_eq!(g.game_string_extra(), None);
+        let secret = g.rows().last().unwrap().guess;
+        assert!(g.rows().iter().all(|r| g.spec().score(r.guess, secret) == r.feedback));
+        g.rows().to_vec()
     };
-    assert_eq!(draw(9), draw(9));
-    assert!((0..20).map(draw).collect::<std::collections::HashSet<_>>().len() > 10);
+    assert_eq!(play(9), play(9));
+    let secrets: std::collections::HashSet<Code> = (0..20).map(|s| play(s).last().unwrap().guess).collect();
+    assert!(secrets.len() > 10, "{secrets:?}");
 }
 
 /// On a small variant, after every history of two rows, a feedback is
@@ -314,4 +335,31 @@ fn every_strategy_answers_a_stopped_search_with_a_legal_guess() {
             }
         }
     }
+}
+
+/// Issue 27 item 7: Mastermind counts perft without listing the guesses;
+/// its counts are those of the generic perft (which lists them), with and
+/// without a fixed secret, and depth 1 of a huge variant is the number of
+/// codes at once.
+#[test]
+fn perft_counts_without_listing_guesses() {
+    for (ty, secret) in
+        [("Mastermind+2x3", None), ("Mastermind+3x3+blanks", Some("1_2")), ("Mastermind+2x4+norepeat", None)]
+    {
+        let mut g = Mastermind::parse_type(ty).unwrap().unwrap();
+        if let Some(s) = secret {
+            g.configure(&options(&[("Secret", s)]), &mut StdRng::seed_from_u64(1));
+        }
+        for depth in 0..=4 {
+            let mut a = g.clone();
+            let mut b = g.clone();
+            assert_eq!(
+                Engine::perft(&mut a, depth),
+                crate::search::perft::perft(&mut b, depth),
+                "{ty} {depth}"
+            );
+        }
+    }
+    let mut huge = Mastermind::parse_type("Mastermind+8x10+blanks").unwrap().unwrap();
+    assert_eq!(Engine::perft(&mut huge, 1), 214_358_881);
 }

@@ -5,6 +5,7 @@ mod genetic;
 mod heuristic;
 pub mod optimal;
 mod random;
+pub mod stored;
 
 use std::collections::HashMap;
 
@@ -69,6 +70,11 @@ pub fn strategies() -> Vec<StrategySpec<Mastermind>> {
             help: "smallest expected number of guesses (exact branch and bound, cached)",
             make: |_| engine(Box::new(optimal::Optimal::default())),
         },
+        StrategySpec {
+            name: "tree",
+            help: "a kept strategy tree found by meeple's search (Mastermind+5x8), played instantly; else optimal",
+            make: |_| engine(Box::new(stored::Stored::default())),
+        },
     ]
 }
 
@@ -82,51 +88,82 @@ impl Player<Mastermind> for Engine {
     fn choose(&mut self, pos: &Mastermind, ctx: &mut SearchCtx) -> MmMove {
         ctx.nodes += 1;
         match pos.pending() {
-            Some(g) => MmMove::Feedback(maker::answer(pos.spec(), pos.rows(), g, pos.secret())),
+            Some(g) => MmMove::Feedback(maker::answer(
+                pos.spec(),
+                pos.rows(),
+                g,
+                pos.secret(),
+                pos.maker_mode(),
+                ctx.rng,
+            )),
             None => MmMove::Guess(self.breaker.guess(pos.spec(), pos.rows(), ctx)),
         }
     }
 }
 
-/// The codes still possible, kept from one move to the next (filtered by
-/// the new rows only when the history grows).
+/// The codes still possible, kept from one move to the next: the set after
+/// each history asked about (up to [`KNOWLEDGE_LIMIT`] codes in all), so a
+/// new history is filtered from its longest known prefix (the last move of
+/// a game, or a position a benchmark's earlier game passed through).
 #[derive(Default)]
 pub struct Knowledge {
     spec: Option<Spec>,
-    rows: Vec<Row>,
-    set: Option<Vec<Code>>,
+    sets: HashMap<Vec<Row>, Vec<Code>>,
+    stored: usize,
 }
+
+/// Most codes [`Knowledge`] keeps.
+pub const KNOWLEDGE_LIMIT: usize = 1 << 22;
 
 impl Knowledge {
     /// The possible codes after `rows`, or `None` if there are too many to
     /// list (or `stop` hit while they were listed afresh).
     pub fn possible(&mut self, spec: &Spec, rows: &[Row], stop: &StopCheck) -> Option<&[Code]> {
-        let same = self.spec == Some(*spec) && rows.starts_with(&self.rows) && self.set.is_some();
-        if same {
-            if let Some(set) = self.set.as_mut() {
-                for r in &rows[self.rows.len()..] {
-                    set.retain(|&c| spec.score(r.guess, c) == r.feedback);
-                }
-            }
-            self.rows = rows.to_vec();
-        } else {
-            let limit = if spec.code_count() <= ENUM_LIMIT { usize::MAX } else { ENUM_LIMIT as usize };
+        if spec.code_count() > ENUM_LIMIT {
+            // Never listed whole: the codes consistent with the rows, if
+            // few enough.
             let mut out = Vec::new();
             let mut cut = false;
             for_each_consistent(spec, rows, &mut |c| {
-                if out.len() == limit || (out.len() % 4096 == 4095 && stop.hit()) {
+                if out.len() == ENUM_LIMIT as usize || (out.len() % 4096 == 4095 && stop.hit()) {
                     cut = true;
                     return ControlFlow::Break(());
                 }
                 out.push(c);
                 ControlFlow::Continue(())
             });
-            // A list cut short is not remembered.
-            self.set = (!cut).then_some(out);
-            self.spec = self.set.as_ref().map(|_| *spec);
-            self.rows = rows.to_vec();
+            self.spec = None;
+            self.sets.clear();
+            if cut {
+                return None;
+            }
+            self.sets.insert(rows.to_vec(), out);
+            return self.sets.get(rows).map(|s| s.as_slice());
         }
-        self.set.as_deref()
+        if self.spec != Some(*spec) || self.stored > KNOWLEDGE_LIMIT {
+            self.spec = Some(*spec);
+            self.sets.clear();
+            self.stored = 0;
+        }
+        if !self.sets.contains_key(rows) {
+            let known = (0..rows.len()).rev().find(|&k| self.sets.contains_key(&rows[..k]));
+            let (mut k, mut set) = match known {
+                Some(k) => (k, self.sets[&rows[..k]].clone()),
+                None => (0, spec.all_codes()),
+            };
+            while k < rows.len() {
+                let r = rows[k];
+                set.retain(|&c| spec.score(r.guess, c) == r.feedback);
+                k += 1;
+                self.stored += set.len();
+                self.sets.insert(rows[..k].to_vec(), set.clone());
+            }
+            if rows.is_empty() {
+                self.stored += set.len();
+                self.sets.insert(Vec::new(), set);
+            }
+        }
+        self.sets.get(rows).map(|s| s.as_slice())
     }
 }
 
@@ -143,6 +180,11 @@ pub fn opener(spec: &Spec) -> Code {
         (0..p).map(|i| ((i / 2) as u8).min(n - 1)).collect()
     };
     Code::from_pegs(&pegs)
+}
+
+/// The `Threads` option of a search (1..64).
+pub fn threads(ctx: &SearchCtx) -> usize {
+    ctx.options.get_int("Threads").unwrap_or(1).clamp(1, 64) as usize
 }
 
 /// A `Send + Sync` copy of a search's stop conditions, for inner loops
