@@ -798,6 +798,26 @@ class RealEngine(Tmp):
             self.assertEqual((p1, p2), (0, guesses + (gs.state != "BreakerWins")))
         self.assertIn("Points: knuth %d, maker %d" % (rows[1][4], rows[0][4]), out)
 
+    def test_one_token_moves_over_uci_and_ugi(self):
+        """`_` is Hive's space but Mastermind's blank: both end by the rules."""
+        bin_ = shlex.quote(os.environ["MEEPLE_BIN"])
+        for game, proto, count in (("Mastermind+blanks", "ugi", "--rounds"),
+                                   ("Base", "uci", "--games")):
+            with self.subTest(game=game):
+                self.db = os.path.join(self.dir.name, proto + ".sqlite")
+                rc, out = self.referee("--game", game, "--engine", "name=a", "cmd=" + bin_,
+                                       "proto=" + proto, "option.Strategy=random",
+                                       "--engine", "name=b", "cmd=" + bin_, "proto=" + proto,
+                                       "option.Strategy=random", count, "2",
+                                       "--max-plies", "30", "--st", "0.05",
+                                       "--timemargin", "2", arbiter=bin_)
+                self.assertEqual(rc, 0, out)
+                rows = self.games()
+                self.assertEqual(len(rows), 2, out)
+                self.assertTrue(all(r[4] != "illegal" for r in rows), rows)
+                if game.startswith("Mastermind"):
+                    self.assertTrue(all(r[4] == "rules" for r in rows), rows)
+
     def test_illegal_move_against_real_arbiter(self):
         bin_ = shlex.quote(os.environ["MEEPLE_BIN"])
         rc, out = self.referee("--engine", "name=real", "cmd=" + bin_, "option.Strategy=random",

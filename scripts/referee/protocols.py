@@ -14,7 +14,11 @@
           `go p1time p2time p1inc p2inc`
 
 In UCI and UGI a move is one token: a space inside a move (Hive's
-`wS1 bG1-`) is sent as `_` and `_` is read back as a space.
+`wS1 bG1-`) is sent as `_`. A token read back is handed to the arbiter
+exactly as the engine wrote it: meeple reads `_` as a space only for
+games whose moves contain spaces, and keeps it where `_` is a symbol
+(Mastermind's blank, `1_23`); the referee then records the arbiter's
+own form of the move.
 """
 
 import math
@@ -28,10 +32,6 @@ PROTOCOLS = ("meeple", "uhp", "uci", "ugi")
 
 def to_token(move):
     return move.replace(" ", "_")
-
-
-def from_token(token):
-    return token.replace("_", " ")
 
 
 class Client:
@@ -208,8 +208,8 @@ class UciClient(Client):
         move = super().move_of(line)
         if move is None:
             return None
-        move = move.split()[0] if move.split() else ""
-        return from_token(move)
+        # As written: the arbiter knows whether `_` is a space or a symbol.
+        return move.split()[0] if move.split() else ""
 
 
 class UgiClient(UciClient):
