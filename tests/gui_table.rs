@@ -51,6 +51,49 @@ mod protocol {
         assert!(e.one("movetree json").starts_with("{\"actions\":[]"));
         assert_eq!(e.close(), 0);
     }
+
+    /// `movetree json level`: one level of the tree below a prefix, for a
+    /// variant too big for the whole tree (5x8 and 5x10 guesses entered
+    /// peg by peg) and for Hive (a piece, then its destinations).
+    #[test]
+    fn movetree_one_level_at_a_time_through_the_binary() {
+        let mut e = Engine::start("gui-level");
+        e.cmd("setoption name Mastermind.Codemaker value none");
+        for (ty, symbols) in [("Mastermind+5x8", 8), ("Mastermind+5x10+letters+blanks", 11)] {
+            e.cmd(&format!("newgame {ty}"));
+            assert!(e.cmd("movetree json")[0].starts_with("err "), "{ty}");
+            let root: serde_json::Value = serde_json::from_str(&e.one("movetree json level")).unwrap();
+            assert_eq!(root["children"].as_array().unwrap().len(), symbols, "{ty}");
+            assert_eq!(root["children"][0]["more"], true);
+            assert_eq!(root["children"][0]["select"][0]["cell"], "r1s1");
+            let first = root["children"][0]["actions"][0].as_str().unwrap().to_string();
+            let p = format!("{first} {first} {first} {first}");
+            let last: serde_json::Value =
+                serde_json::from_str(&e.one(&format!("movetree json level {p}"))).unwrap();
+            let c = &last["children"][1];
+            assert_eq!(c["final"], true);
+            assert!(c.get("more").is_none());
+            let mv = c["move"].as_str().unwrap().to_string();
+            assert_eq!(mv.len(), 5);
+            assert!(e.one(&format!("play {mv}")).contains(&mv));
+            assert!(e.cmd("movetree json level 9 9")[0].contains("begins with '9"), "{ty}");
+        }
+        // The feedback's levels: black counts, then white counts.
+        let fb: serde_json::Value = serde_json::from_str(&e.one("movetree json level")).unwrap();
+        assert_eq!(fb["children"][0]["select"][0]["slot"], "black");
+        e.cmd("newgame Base");
+        e.cmd("play wS1");
+        e.cmd("play bS1 wS1-");
+        let root: serde_json::Value = serde_json::from_str(&e.one("movetree json level")).unwrap();
+        let whole: serde_json::Value = serde_json::from_str(&e.one("movetree json")).unwrap();
+        assert_eq!(root["children"].as_array().unwrap().len(), whole["children"].as_array().unwrap().len());
+        let piece = root["children"][0]["actions"][0].as_str().unwrap().to_string();
+        let l: serde_json::Value =
+            serde_json::from_str(&e.one(&format!("movetree json level {piece}"))).unwrap();
+        assert_eq!(l["children"], whole["children"][0]["children"]);
+        assert!(e.cmd("movetree json level zz")[0].starts_with("err no legal move begins with 'zz'"));
+        assert_eq!(e.close(), 0);
+    }
 }
 
 struct Browser {
