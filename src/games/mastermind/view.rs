@@ -29,6 +29,8 @@ fn peg(g: &Mastermind, row: usize, slot: u8, code: Code) -> PieceView {
         side: Some(super::BREAKER),
         label: g.spec.symbol_char(k).to_string(),
         colour: colour(g, k),
+        kind: String::new(),
+        name: g.spec.symbol_name(k),
     }
 }
 
