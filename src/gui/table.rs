@@ -416,9 +416,14 @@ impl Table {
                 ) {
                     self.last_activity = Instant::now();
                 }
+                // Asked by the page on its own (no person's action): answered
+                // by their reply or an error only.
                 let quiet = matches!(
                     m,
-                    ClientMsg::Tree { .. } | ClientMsg::Review { .. } | ClientMsg::Leaderboard { .. }
+                    ClientMsg::Tree { .. }
+                        | ClientMsg::Review { .. }
+                        | ClientMsg::Leaderboard { .. }
+                        | ClientMsg::Saves
                 );
                 match self.on_msg(id, m).await {
                     Ok(()) if !quiet => self.send_to(id, json!({"t": "ok"})),
