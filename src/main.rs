@@ -1,5 +1,5 @@
 //! The `meeple` binary: the protocol loop (the main job) and the
-//! subcommands `perft`, `solve`, `gui`, `leaderboard`, `bench` and `book`. Games are reached only
+//! subcommands `perft`, `solve`, `gui`, `play`, `leaderboard`, `bench` and `book`. Games are reached only
 //! through the registry; each family's `bench` and `book` arguments are its
 //! own clap commands, so `--help` shows them.
 
@@ -23,7 +23,7 @@ use meeple::registry::{self, Family};
 struct Cli {
     /// Game type of `newgame` without argument, `position startpos` and
     /// `ucinewgame` (the default of the option UCI_Variant).
-    #[arg(long, default_value = "Connect4")]
+    #[arg(long, default_value = "Connect4", value_parser = game_type)]
     game: String,
     /// Folder for saved games and the results database (results.sqlite).
     #[arg(long, global = true, default_value = "meeple-data")]
@@ -60,6 +60,10 @@ enum Sub {
     },
     /// Play in the browser: serves the GUI on localhost (see README).
     Gui(meeple::gui::GuiArgs),
+    /// Play in the terminal: against the engine, two people (--hotseat), or
+    /// watch the engine play itself (--watch); results go to the
+    /// leaderboard.
+    Play(meeple::play::PlayArgs),
     /// Show the leaderboard kept in the data folder (results.sqlite): the
     /// people with the most wins, and each engine level's record against
     /// people.
@@ -80,6 +84,12 @@ enum Sub {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// A game type the registry knows (`--game`): a bad one is refused at
+/// start-up like any bad argument (exit status 2), not by every `newgame`.
+fn game_type(text: &str) -> Result<String, String> {
+    registry::new_game(text).map(|_| text.to_string())
 }
 
 /// The whole command line: the derived part plus `bench <family>` and
@@ -139,6 +149,7 @@ fn main() -> ExitCode {
             Some(Sub::Perft { game, depth, time }) => perft(&game, depth, time),
             Some(Sub::Solve { game, args }) => solve(&game, &args),
             Some(Sub::Gui(args)) => meeple::gui::run(args, cli.data_dir),
+            Some(Sub::Play(args)) => meeple::play::run(args, &cli.data_dir),
             Some(Sub::Leaderboard { family, vs, top, json }) => {
                 leaderboard(&cli.data_dir, family.as_deref(), vs.as_deref(), top as usize, json)
             }

@@ -186,7 +186,11 @@ export function newGame(gameType) {
 export function fillSaves(list) {
   const sel = clear($('saves'));
   sel.appendChild(h('option', { value: '' }, list && list.length ? '(choose a saved game)' : '(no saved games)'));
-  for (const line of list || []) {
+  // `save <name> <GameString>` (protocol.md, section 7); other lines
+  // (`more <N> saves not listed`) are not saves.
+  const saves = (list || []).filter((line) => line.startsWith('save ')).map((line) => line.slice(5));
+  sel.firstChild.textContent = saves.length ? '(choose a saved game)' : '(no saved games)';
+  for (const line of saves) {
     const name = line.split(' ')[0];
     sel.appendChild(h('option', { value: name }, line.length > 70 ? line.slice(0, 69) + '…' : line));
   }
