@@ -221,7 +221,7 @@ export function renderSetup() {
     }
   }
   if (!st) return;
-  $('stop').disabled = !host || !st.board || !!st.result;
+  $('stop').disabled = !host || !st.board || !!st.result || (st.paused && !st.searching);
   $('resume').disabled = !host || !st.paused || !!st.result;
   $('undo').disabled = !host || !st.history.length;
   $('abandon').disabled = !host || !st.board;
