@@ -461,6 +461,31 @@ def markup_is_text(d):
     log('markup shown as text')
 
 
+def form_options(d):
+    """Switching the game family and back keeps every true/false option as
+    it was (the old page turned them all true); an error goes with the
+    next accepted action."""
+    if not by_id(d, 'setup').get_attribute('open'):
+        by_id(d, 'setup-summary').click()
+
+    def boxes():
+        return {e.get_attribute('id'): e.is_selected()
+                for e in d.find_elements(By.CSS_SELECTOR, '#setup input[type=checkbox][id^="opt-"]')}
+    set_value(by_id(d, 'family'), 'Connect4')
+    first = boxes()
+    assert first.get('opt-Weak') is False and first.get('opt-OwnBook') is True, first
+    set_value(by_id(d, 'family'), 'Hive')
+    set_value(by_id(d, 'family'), 'Connect4')
+    assert boxes() == first, (boxes(), first)
+    setup_game(d, 'Connect4', [{'name': 'Alice'}, {'name': 'Bob'}])
+    js(d, "meeple.send({t: 'play', move: '9'})")
+    wait_for(d, lambda st: message(d) != '', 'the error')
+    click_move(d, '4')
+    wait_for(d, lambda st: st['history'] == ['4'] and message(d) == '', 'the error cleared')
+    press(d, 'abandon')
+    log('form options kept across families; an error cleared by the next move')
+
+
 def countdown(d, out):
     """A person's clock runs out: with loss on time, the game is lost."""
     setup_game(d, 'Connect4', [{'name': 'Alice', 'clock': (0.05, 0)}, {'strategy': 'perfect', 'movetime': 100}],
@@ -685,6 +710,7 @@ def main():
                 ('local', lambda: local_games(d, a.out, helper, rng)),
                 ('interrupts', lambda: interrupts(d, a.out, data_dir, helper, rng)),
                 ('markup', lambda: markup_is_text(d)),
+                ('form', lambda: form_options(d)),
                 ('countdown', lambda: countdown(d, a.out)),
                 ('mm5x8', lambda: mastermind_5x8(d, a.out, helper)),
                 ('match', lambda: mastermind_match(d, a.out, helper, rng)),
