@@ -7,9 +7,11 @@ during an engine's search followed by Undo, New and Load, then a whole
 game; the reproducer of the table one reply behind; a strategy and a name
 with markup shown as text; a countdown that runs out and loses on time;
 Mastermind 5x8 by clicking (its move tree one level at a time); a match of
-4 Mastermind rounds scored as the seed did; a Hive picture, its legend and
-a stack's view; the Connect Four analysis against `analyze`; reviewing a
-game; the leaderboard with two named people; a networked game whose guest
+4 Mastermind rounds scored as the seed did; a Hive picture, its legend,
+a stack's view and its analysis; the Connect Four analysis against
+`analyze`; Mastermind's codes still possible against `analyze`; true/false
+options kept across game families; an error cleared by the next move;
+reviewing a game; the leaderboard with two named people; a networked game whose guest
 closes the browser and gets the seat back from a new browser session; no
 horizontal scrolling at 420 px. After each game it checks that the moves
 the page shows and the moves clicked are the engine's GameString, and that
@@ -486,6 +488,28 @@ def form_options(d):
     log('form options kept across families; an error cleared by the next move')
 
 
+def mastermind_analysis(d, out, helper):
+    """Mastermind's analysis: the codes still possible (as `analyze` counts
+    them) and the engine's best guess."""
+    pos = 'Mastermind;InProgress;Breaker[3];1234;1B1W;3456;0B2W'
+    setup_game(d, 'Mastermind', [{'name': 'Alice'}, {'name': 'Bob'}])
+    if not by_id(d, 'paste-box').get_attribute('open'):
+        by_id(d, 'paste-box').find_element(By.TAG_NAME, 'summary').click()
+    set_value(by_id(d, 'paste-gs'), pos)
+    press(d, 'setup-gs')
+    wait_for(d, lambda st: st['gs'] == pos, 'the Mastermind position set up')
+    press(d, 'analyse')
+    t = time.time()
+    while not (d.find_elements(By.ID, 'possible') and d.find_elements(By.ID, 'best-move')):
+        assert time.time() - t < 30, 'no Mastermind analysis'
+        time.sleep(0.1)
+    n = re.search(r'possible (?:at least )?(\d+)', helper.analyze(pos)).group(1)
+    shown = by_id(d, 'possible').text
+    assert shown.startswith(n + ' code'), (shown, n)
+    shot(d, out, 'analysis-mastermind', narrow=False)
+    log('mastermind analysis:', shown, '|', by_id(d, 'best-move').text)
+
+
 def countdown(d, out):
     """A person's clock runs out: with loss on time, the game is lost."""
     setup_game(d, 'Connect4', [{'name': 'Alice', 'clock': (0.05, 0)}, {'strategy': 'perfect', 'movetime': 100}],
@@ -559,6 +583,15 @@ def hive_pictures(d, out):
     assert items == ['White Beetle 1', 'White Queen Bee'], items
     shot(d, out, 'hive-stack')
     press(d, 'stack-close')
+    # Hive's analysis: the best move, its line and evaluation in words.
+    press(d, 'analyse')
+    t = time.time()
+    while not d.find_elements(By.ID, 'best-move'):
+        assert time.time() - t < 30, 'no best move for Hive'
+        time.sleep(0.1)
+    text = by_id(d, 'analysis-out').text
+    assert 'Evaluation' in text, text
+    shot(d, out, 'analysis-hive', narrow=False)
     log('hive: pictures, names, legend and the stack', items)
 
 
@@ -711,6 +744,7 @@ def main():
                 ('interrupts', lambda: interrupts(d, a.out, data_dir, helper, rng)),
                 ('markup', lambda: markup_is_text(d)),
                 ('form', lambda: form_options(d)),
+                ('mmanalysis', lambda: mastermind_analysis(d, a.out, helper)),
                 ('countdown', lambda: countdown(d, a.out)),
                 ('mm5x8', lambda: mastermind_5x8(d, a.out, helper)),
                 ('match', lambda: mastermind_match(d, a.out, helper, rng)),
