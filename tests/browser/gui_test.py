@@ -114,6 +114,15 @@ def by_id(d, i):
     return d.find_element(By.ID, i)
 
 
+def set_up(d, game_string):
+    """Pastes a GameString into "Set up a position" (opened if folded)."""
+    if not by_id(d, 'paste-box').get_attribute('open'):
+        by_id(d, 'paste-box').find_element(By.TAG_NAME, 'summary').click()
+    set_value(by_id(d, 'paste-gs'), game_string)
+    press(d, 'setup-gs')
+    wait_for(d, lambda st: st['gs'] == game_string, 'the position set up')
+
+
 def press(d, i):
     """Clicks a button after scrolling it to the middle of the window (the
     sticky top bar may cover one WebDriver thinks is in view)."""
@@ -493,11 +502,7 @@ def mastermind_analysis(d, out, helper):
     them) and the engine's best guess."""
     pos = 'Mastermind;InProgress;Breaker[3];1234;1B1W;3456;0B2W'
     setup_game(d, 'Mastermind', [{'name': 'Alice'}, {'name': 'Bob'}])
-    if not by_id(d, 'paste-box').get_attribute('open'):
-        by_id(d, 'paste-box').find_element(By.TAG_NAME, 'summary').click()
-    set_value(by_id(d, 'paste-gs'), pos)
-    press(d, 'setup-gs')
-    wait_for(d, lambda st: st['gs'] == pos, 'the Mastermind position set up')
+    set_up(d, pos)
     press(d, 'analyse')
     t = time.time()
     while not (d.find_elements(By.ID, 'possible') and d.find_elements(By.ID, 'best-move')):
@@ -562,11 +567,8 @@ def mastermind_match(d, out, helper, rng):
 
 def hive_pictures(d, out):
     """Hive's bugs are pictures with their names; a stack opens."""
-    by_id(d, 'paste-box').find_element(By.TAG_NAME, 'summary').click()
     setup_game(d, 'Hive', [{'name': 'Alice'}, {'name': 'Bob'}])
-    set_value(by_id(d, 'paste-gs'), STACKED)
-    press(d, 'setup-gs')
-    wait_for(d, lambda st: st['gs'] == STACKED, 'the stacked position')
+    set_up(d, STACKED)
     bugs = d.find_elements(By.CSS_SELECTOR, '#board g.bug[data-kind]')
     kinds = {b.get_attribute('data-kind') for b in bugs}
     assert {'queen', 'beetle', 'spider'} <= kinds, kinds
@@ -600,9 +602,7 @@ def connect4_analysis(d, out, helper):
     `analyze`; the game is reviewed move by move."""
     pos = 'Connect4;InProgress;Red[3];4;4;3;5'
     setup_game(d, 'Connect4', [{'name': 'Alice'}, {'name': 'Bob'}])
-    set_value(by_id(d, 'paste-gs'), pos)
-    press(d, 'setup-gs')
-    wait_for(d, lambda st: st['gs'] == pos, 'the position set up')
+    set_up(d, pos)
     press(d, 'analyse')
     t = time.time()
     while not d.find_elements(By.ID, 'column-scores'):
