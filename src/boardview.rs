@@ -40,6 +40,14 @@ pub struct PieceView {
     pub label: String,
     /// A CSS colour.
     pub colour: String,
+    /// What the piece is, as a picture's name a GUI may draw (Hive:
+    /// `queen`, `spider`, `beetle`, `grasshopper`, `ant`, `mosquito`,
+    /// `ladybug`, `pillbug`); empty: a plain piece.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub kind: String,
+    /// The piece in words, for people (`White Spider 1`); empty: none.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub name: String,
 }
 
 /// A cell and its stack of pieces, bottom first.

@@ -156,6 +156,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn too_many_moves(&self) -> Option<String> {
         None
     }
+    /// The continuations of a move begun (`prefix`: its first actions),
+    /// for one level of the move tree (`movetree json level`) without
+    /// listing the legal moves: a game whose moves may be too many to list
+    /// answers here. `None` (the default): the legal moves are listed.
+    fn next_actions(&self, _prefix: &[String]) -> Option<Result<Vec<crate::movetree::NextAction>, String>> {
+        None
+    }
 
     // ----- presentation --------------------------------------------------
     /// The board drawn as text for a person; `color` enables ANSI colours.

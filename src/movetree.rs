@@ -35,6 +35,30 @@ pub struct MoveNode {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub select: Vec<Select>,
     pub children: Vec<MoveNode>,
+    /// One level of the tree ([`level`]): this node has children that
+    /// were not sent (ask for the level of its prefix).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub more: bool,
+}
+
+/// Most legal moves enumerated for one level of the tree ([`level`]):
+/// only one level is printed, so this may be larger than
+/// [`MAX_TREE_MOVES`].
+pub const MAX_LEVEL_MOVES: usize = 200_000;
+
+/// A continuation of a move begun, as a game that does not list its moves
+/// gives it ([`level_from`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NextAction {
+    /// The next action's text.
+    pub action: String,
+    /// What a person selects for it.
+    pub select: Select,
+    /// The whole move's text, if the prefix with this action is a legal
+    /// move.
+    pub mv: Option<String>,
+    /// True if longer legal moves continue the prefix with this action.
+    pub continues: bool,
 }
 
 struct Item<'a> {
@@ -95,7 +119,88 @@ fn build_node(items: &[Item], start: usize) -> MoveNode {
         groups[k].push(item);
     }
     let children = groups.iter().map(|g| build_node(g, d)).collect();
-    MoveNode { actions, is_final, mv, select, children }
+    MoveNode { actions, is_final, mv, select, children, more: false }
+}
+
+fn no_move(prefix: &[String]) -> String {
+    format!("no legal move begins with '{}'", prefix.join(" "))
+}
+
+/// One level of the tree below `prefix` (actions from the start of the
+/// move): the node of the moves that begin with `prefix` (its `actions`
+/// are those beyond `prefix` up to the next decisional prefix) and its
+/// children without theirs (`more` marks a child that has some).
+pub fn level(moves: &[SelectedMove], prefix: &[String]) -> Result<MoveNode, String> {
+    let n = prefix.len();
+    let items: Vec<Item> = moves
+        .iter()
+        .filter(|(_, a, _)| a.len() >= n && a[..n] == *prefix)
+        .map(|(t, a, s)| Item { text: t, actions: a, selects: if s.len() == a.len() { s } else { &[] } })
+        .collect();
+    if items.is_empty() {
+        return Err(no_move(prefix));
+    }
+    let mut node = build_node(&items, n);
+    for c in &mut node.children {
+        c.more = !c.children.is_empty();
+        c.children.clear();
+    }
+    Ok(node)
+}
+
+/// The continuations of a prefix: a game's own answer for moves too many
+/// to list ([`NextAction`]).
+pub type Oracle<'a> = &'a dyn Fn(&[String]) -> Result<Vec<NextAction>, String>;
+
+/// [`level`] from a game's continuations instead of its listed moves: the
+/// same node, built from a few questions whatever the number of moves.
+pub fn level_from(next: Oracle, prefix: &[String]) -> Result<MoveNode, String> {
+    // Whether the prefix itself is a whole move: its parent's answer.
+    let fin = match prefix.split_last() {
+        None => None,
+        Some((last, before)) => {
+            next(before)?.into_iter().find(|c| c.action == *last).ok_or_else(|| no_move(prefix))?.mv
+        }
+    };
+    let conts = next(prefix)?;
+    if fin.is_none() && conts.is_empty() {
+        return Err(no_move(prefix));
+    }
+    let (mut root, conts) = chain(next, prefix.to_vec(), Vec::new(), fin, conts)?;
+    let mut base = prefix.to_vec();
+    base.extend(root.actions.iter().cloned());
+    for c in conts {
+        let mut p = base.clone();
+        p.push(c.action.clone());
+        let more = if c.continues { next(&p)? } else { Vec::new() };
+        let (mut node, rest) = chain(next, p, vec![(c.action, c.select)], c.mv, more)?;
+        node.more = !rest.is_empty();
+        root.children.push(node);
+    }
+    Ok(root)
+}
+
+/// Follows single continuations from prefix `p` (its last actions `taken`
+/// belong to the node) to the next decisional prefix: the node, without
+/// children, and the continuations there.
+fn chain(
+    next: Oracle,
+    mut p: Vec<String>,
+    mut taken: Vec<(String, Select)>,
+    mut fin: Option<String>,
+    mut conts: Vec<NextAction>,
+) -> Result<(MoveNode, Vec<NextAction>), String> {
+    while fin.is_none() && conts.len() == 1 {
+        let c = conts.pop().expect("one continuation");
+        p.push(c.action.clone());
+        taken.push((c.action, c.select));
+        fin = c.mv;
+        conts = if c.continues { next(&p)? } else { Vec::new() };
+    }
+    let (actions, select) = taken.into_iter().unzip();
+    let node =
+        MoveNode { actions, is_final: fin.is_some(), mv: fin, select, children: Vec::new(), more: false };
+    Ok((node, conts))
 }
 
 impl MoveNode {
@@ -221,6 +326,99 @@ mod tests {
     fn no_moves() {
         let t = build(&[]);
         assert!(t.actions.is_empty() && !t.is_final && t.children.is_empty());
+    }
+
+    fn smv(acts: &[&str]) -> SelectedMove {
+        let a: Vec<String> = acts.iter().map(|s| s.to_string()).collect();
+        let sel = a.iter().map(|x| Select::choice(x)).collect();
+        (acts.join(""), a, sel)
+    }
+
+    /// The continuations of a prefix among listed moves: what a game's own
+    /// oracle must answer.
+    fn oracle(moves: &[SelectedMove], p: &[String]) -> Result<Vec<NextAction>, String> {
+        let mut out: Vec<NextAction> = Vec::new();
+        for (t, a, s) in moves {
+            if a.len() <= p.len() || a[..p.len()] != *p {
+                continue;
+            }
+            let act = &a[p.len()];
+            let i = match out.iter().position(|c| c.action == *act) {
+                Some(i) => i,
+                None => {
+                    out.push(NextAction {
+                        action: act.clone(),
+                        select: s[p.len()].clone(),
+                        mv: None,
+                        continues: false,
+                    });
+                    out.len() - 1
+                }
+            };
+            if a.len() == p.len() + 1 {
+                out[i].mv = Some(t.clone());
+            } else {
+                out[i].continues = true;
+            }
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn one_level_at_a_time() {
+        let moves = vec![
+            smv(&["A", "x", "1"]),
+            smv(&["B", "y", "2"]),
+            smv(&["B", "y", "3"]),
+            smv(&["B"]),
+            smv(&["C"]),
+        ];
+        let full = build_selected(&moves);
+        let root = level(&moves, &[]).unwrap();
+        assert_eq!(root.children.len(), 3);
+        assert!(root.children.iter().all(|c| c.children.is_empty()));
+        assert_eq!(root.children[0].actions, vec!["A", "x", "1"]);
+        assert!(!root.children[0].more && root.children[0].is_final);
+        assert!(root.children[1].more && root.children[1].is_final);
+        assert!(!root.children[2].more);
+        let b = level(&moves, &["B".to_string()]).unwrap();
+        assert!(b.actions.is_empty() && b.is_final && b.mv.as_deref() == Some("B"));
+        assert_eq!(b.children.len(), 1);
+        assert_eq!(b.children[0].actions, vec!["y"]);
+        assert!(b.children[0].more);
+        let by = level(&moves, &["B".to_string(), "y".to_string()]).unwrap();
+        assert_eq!(by.children.iter().map(|c| c.mv.clone().unwrap()).collect::<Vec<_>>(), vec!["By2", "By3"]);
+        // Every level, walked from the root, puts the whole tree back.
+        fn grow(moves: &[SelectedMove], prefix: Vec<String>, node: &mut MoveNode) {
+            for c in &mut node.children {
+                let mut p = prefix.clone();
+                p.extend(c.actions.iter().cloned());
+                if c.more {
+                    let l = level(moves, &p).unwrap();
+                    assert!(l.actions.is_empty(), "a child is a decisional prefix");
+                    c.children = l.children;
+                    c.more = false;
+                    grow(moves, p, c);
+                }
+            }
+        }
+        let mut grown = root.clone();
+        grow(&moves, Vec::new(), &mut grown);
+        assert_eq!(grown, full);
+        // A prefix inside a chain starts the node there.
+        let a = level(&moves, &["A".to_string()]).unwrap();
+        assert_eq!(a.actions, vec!["x", "1"]);
+        assert!(a.is_final);
+        assert!(level(&moves, &["Z".to_string()]).unwrap_err().contains("no legal move begins with 'Z'"));
+        // The oracle's levels are the listed moves' levels.
+        let next = |p: &[String]| oracle(&moves, p);
+        for p in [vec![], vec!["A"], vec!["B"], vec!["B", "y"], vec!["A", "x"], vec!["C"]] {
+            let p: Vec<String> = p.into_iter().map(str::to_string).collect();
+            assert_eq!(level_from(&next, &p), level(&moves, &p), "{p:?}");
+        }
+        assert!(level_from(&next, &["Z".to_string()]).is_err());
+        let json = level(&moves, &[]).unwrap().to_json();
+        assert!(json.contains(r#""more":true"#), "{json}");
     }
 
     #[test]

@@ -1,13 +1,19 @@
 //! The GUI server's table driven directly (no browser): a real engine
-//! process behind it, browsers simulated by channels.
+//! process behind it, browsers simulated by their outboxes.
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use meeple::gui::engine::Engine;
+use meeple::gui::client::Engine;
+use meeple::gui::room::{OutboxRx, outbox};
 use meeple::gui::table::{Event, Table};
+use meeple::gui::{Config, Rooms};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
+use tokio::sync::{Semaphore, mpsc, oneshot};
+
+use crate::common::unique_dir;
 
 mod protocol {
     use crate::common::Engine;
@@ -51,30 +57,100 @@ mod protocol {
         assert!(e.one("movetree json").starts_with("{\"actions\":[]"));
         assert_eq!(e.close(), 0);
     }
+
+    /// `movetree json level`: one level of the tree below a prefix, for a
+    /// variant too big for the whole tree (5x8 and 5x10 guesses entered
+    /// peg by peg) and for Hive (a piece, then its destinations).
+    #[test]
+    fn movetree_one_level_at_a_time_through_the_binary() {
+        let mut e = Engine::start("gui-level");
+        e.cmd("setoption name Mastermind.Codemaker value none");
+        for (ty, symbols) in [("Mastermind+5x8", 8), ("Mastermind+5x10+letters+blanks", 11)] {
+            e.cmd(&format!("newgame {ty}"));
+            assert!(e.cmd("movetree json")[0].starts_with("err "), "{ty}");
+            let root: serde_json::Value = serde_json::from_str(&e.one("movetree json level")).unwrap();
+            assert_eq!(root["children"].as_array().unwrap().len(), symbols, "{ty}");
+            assert_eq!(root["children"][0]["more"], true);
+            assert_eq!(root["children"][0]["select"][0]["cell"], "r1s1");
+            let first = root["children"][0]["actions"][0].as_str().unwrap().to_string();
+            let p = format!("{first} {first} {first} {first}");
+            let last: serde_json::Value =
+                serde_json::from_str(&e.one(&format!("movetree json level {p}"))).unwrap();
+            let c = &last["children"][1];
+            assert_eq!(c["final"], true);
+            assert!(c.get("more").is_none());
+            let mv = c["move"].as_str().unwrap().to_string();
+            assert_eq!(mv.len(), 5);
+            assert!(e.one(&format!("play {mv}")).contains(&mv));
+            assert!(e.cmd("movetree json level 9 9")[0].contains("begins with '9"), "{ty}");
+        }
+        // The feedback's levels: black counts, then white counts.
+        let fb: serde_json::Value = serde_json::from_str(&e.one("movetree json level")).unwrap();
+        assert_eq!(fb["children"][0]["select"][0]["slot"], "black");
+        e.cmd("newgame Base");
+        e.cmd("play wS1");
+        e.cmd("play bS1 wS1-");
+        let root: serde_json::Value = serde_json::from_str(&e.one("movetree json level")).unwrap();
+        let whole: serde_json::Value = serde_json::from_str(&e.one("movetree json")).unwrap();
+        assert_eq!(root["children"].as_array().unwrap().len(), whole["children"].as_array().unwrap().len());
+        let piece = root["children"][0]["actions"][0].as_str().unwrap().to_string();
+        let l: serde_json::Value =
+            serde_json::from_str(&e.one(&format!("movetree json level {piece}"))).unwrap();
+        assert_eq!(l["children"], whole["children"][0]["children"]);
+        assert!(e.cmd("movetree json level zz")[0].starts_with("err no legal move begins with 'zz'"));
+        assert_eq!(e.close(), 0);
+    }
 }
 
+/// A browser, simulated: what the table sends it.
 struct Browser {
-    rx: mpsc::UnboundedReceiver<String>,
+    rx: OutboxRx,
     id: u64,
+    _kick: oneshot::Receiver<()>,
+    /// The last state seen.
+    state: Value,
 }
 
 impl Browser {
-    /// The next message of type `t` (others are skipped).
+    /// The next message of type `t` (others are skipped; states noted).
     async fn next(&mut self, t: &str) -> Value {
         loop {
-            let m = tokio::time::timeout(Duration::from_secs(60), self.rx.recv())
-                .await
-                .expect("no message within a minute")
-                .expect("table gone");
-            let v: Value = serde_json::from_str(&m).unwrap();
+            let v = self.recv().await;
             if v["t"] == t {
                 return v;
             }
         }
     }
 
-    /// The next state whose board satisfies `f`.
+    async fn recv(&mut self) -> Value {
+        let m = tokio::time::timeout(Duration::from_secs(60), self.rx.recv())
+            .await
+            .expect("no message within a minute")
+            .expect("table gone");
+        let v: Value = serde_json::from_str(&m).unwrap();
+        if v["t"] == "state" {
+            self.state = v.clone();
+        }
+        v
+    }
+
+    /// The reply to the last message sent: `Ok` or the error's text.
+    async fn reply(&mut self) -> Result<(), String> {
+        loop {
+            let v = self.recv().await;
+            match v["t"].as_str() {
+                Some("ok") => return Ok(()),
+                Some("error") => return Err(v["text"].as_str().unwrap_or("").to_string()),
+                _ => {}
+            }
+        }
+    }
+
+    /// The last state seen if it satisfies `f`, else the next that does.
     async fn state_where(&mut self, f: impl Fn(&Value) -> bool) -> Value {
+        if f(&self.state) {
+            return self.state.clone();
+        }
         loop {
             let s = self.next("state").await;
             if f(&s) {
@@ -84,45 +160,85 @@ impl Browser {
     }
 }
 
-async fn table() -> mpsc::UnboundedSender<Event> {
-    let dir = std::env::temp_dir().join(format!("meeple-gui-table-{}", std::process::id()));
-    let engine = Engine::spawn(Path::new(env!("CARGO_BIN_EXE_meeple")), &dir).await.unwrap();
-    let (tx, rx) = mpsc::unbounded_channel();
-    tokio::spawn(Table::new(engine, Arc::new(Mutex::new(Default::default())), tx.clone()).run(rx));
-    tx
+struct Tab {
+    tx: mpsc::Sender<Event>,
+    host: String,
+    data_dir: std::path::PathBuf,
 }
 
-fn join(t: &mpsc::UnboundedSender<Event>, id: u64, me: Option<String>) -> Browser {
-    let (tx, rx) = mpsc::unbounded_channel();
-    t.send(Event::Join { id, tx, me }).unwrap();
-    Browser { rx, id }
+fn config(data_dir: &Path) -> Config {
+    Config {
+        exe: env!("CARGO_BIN_EXE_meeple").into(),
+        data_dir: data_dir.to_path_buf(),
+        max_hash: 64,
+        default_hash: 16,
+        max_threads: 1,
+        rejoin: Duration::from_secs(60),
+        idle: Duration::from_secs(3600),
+        engines: Arc::new(Semaphore::new(4)),
+        max_engines: 4,
+    }
 }
 
-fn send(t: &mpsc::UnboundedSender<Event>, b: &Browser, v: Value) {
-    t.send(Event::Msg { id: b.id, text: v.to_string() }).unwrap();
+async fn table(tag: &str) -> Tab {
+    let dir = unique_dir(&format!("meeple-gui-table-{tag}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cfg = Arc::new(config(&dir));
+    let engine = Engine::spawn(&cfg.exe, &dir, None).await.unwrap();
+    let rooms: Arc<Rooms> = Arc::new(Mutex::new(Default::default()));
+    let (tx, rx) = mpsc::channel(64);
+    let t = Table::new(cfg, engine, rooms);
+    let host = t.host_key();
+    tokio::spawn(t.run(rx));
+    Tab { tx, host, data_dir: dir }
+}
+
+async fn join(t: &Tab, id: u64, me: Option<&str>) -> Browser {
+    let (outbox, rx) = outbox();
+    let (kick, kick_rx) = oneshot::channel();
+    t.tx.send(Event::Join { id, outbox, kick, me: me.map(str::to_string) }).await.unwrap();
+    Browser { rx, id, _kick: kick_rx, state: Value::Null }
+}
+
+async fn send(t: &Tab, b: &Browser, v: Value) {
+    t.tx.send(Event::Msg { id: b.id, text: v.to_string() }).await.unwrap();
+}
+
+/// Sends a message and awaits its reply (`ok` or the error's text).
+async fn act(t: &Tab, b: &mut Browser, v: Value) -> Result<(), String> {
+    send(t, b, v).await;
+    b.reply().await
+}
+
+fn human(name: &str) -> Value {
+    json!({"kind": "human", "name": name})
+}
+
+fn engine(strategy: &str, movetime: u64) -> Value {
+    json!({"kind": "engine", "strategy": strategy, "movetime": movetime})
 }
 
 /// A person against the engine: the person's move, then the engine's
 /// (announced with the tree it was chosen from), undo back to the person.
 #[tokio::test]
 async fn person_against_engine_and_undo() {
-    let t = table().await;
-    let mut host = join(&t, 1, None);
+    let t = table("pve").await;
+    let mut host = join(&t, 1, Some(&t.host)).await;
     let w = host.next("welcome").await;
     assert_eq!(w["role"], "host");
     assert_eq!(w["games"]["games"][0]["family"], "Connect4");
-    send(
+    act(
         &t,
-        &host,
-        json!({"t": "new", "game_type": "Connect4+5x4", "pause": 0,
-        "players": [{"kind": "human"}, {"kind": "engine", "strategy": "random", "movetime": 50}]}),
-    );
+        &mut host,
+        json!({"t": "new", "game_type": "Connect4+5x4", "pause": 0, "players": [human("Ann"), engine("random", 10)]}),
+    )
+    .await
+    .unwrap();
     let s = host.state_where(|s| s["board"]["ply"] == 0).await;
-    assert_eq!(s["you"], json!([0]));
+    assert_eq!(s["me"]["you"], json!([0]));
+    assert_eq!(s["sides"][0]["name"], "Ann");
     assert_eq!(s["tree"]["children"].as_array().unwrap().len(), 5);
-    send(&t, &host, json!({"t": "play", "move": "3"}));
-    let m = host.next("moved").await;
-    assert_eq!(m["move"], "3");
+    act(&t, &mut host, json!({"t": "play", "move": "3"})).await.unwrap();
     let m = host.next("moved").await;
     assert_eq!(m["engine"], true);
     assert_eq!(m["side"], 1);
@@ -130,92 +246,464 @@ async fn person_against_engine_and_undo() {
     let s = host.state_where(|s| s["board"]["ply"] == 2).await;
     assert_eq!(s["history"].as_array().unwrap().len(), 2);
     assert!(s["game_string"].as_str().unwrap().starts_with("Connect4+5x4;InProgress;Red[2];3;"));
-    // Not the person's move while the engine is to move: refused.
-    send(&t, &host, json!({"t": "undo"}));
+    // Undo takes back the engine's move and the person's.
+    act(&t, &mut host, json!({"t": "undo"})).await.unwrap();
     let s = host.state_where(|s| s["board"]["ply"] == 0).await;
     assert_eq!(s["history"], json!([]));
-    send(&t, &host, json!({"t": "play", "move": "9"}));
-    assert!(host.next("error").await["text"].as_str().unwrap().contains("not a column"));
+    assert!(
+        act(&t, &mut host, json!({"t": "play", "move": "9"})).await.unwrap_err().contains("not a column")
+    );
+    // The move tree one level at a time, at the person's turn only.
+    send(&t, &host, json!({"t": "tree", "ply": 0, "prefix": []})).await;
+    let l = host.next("tree").await;
+    assert_eq!(l["node"]["children"].as_array().unwrap().len(), 5);
+    assert!(act(&t, &mut host, json!({"t": "tree", "ply": 3, "prefix": []})).await.is_err());
 }
 
-/// A networked table: the guest holds the other seat, a spectator sees
-/// the board and the chat but cannot move, a dropped guest rejoins its
-/// seat with its key.
+/// The issue's reproducer: `stop` during an engine's search, then a new
+/// game of two people: the table is not one reply behind its engine.
 #[tokio::test]
-async fn networked_seats_spectators_chat_and_rejoin() {
-    let t = table().await;
-    let mut host = join(&t, 1, None);
+async fn stop_during_a_search_then_a_new_game_stays_in_step() {
+    let t = table("repro").await;
+    let mut host = join(&t, 1, Some(&t.host)).await;
     host.next("welcome").await;
-    send(
+    act(
         &t,
-        &host,
+        &mut host,
         json!({"t": "new", "game_type": "Connect4", "pause": 0,
-        "players": [{"kind": "human"}, {"kind": "human"}]}),
-    );
-    send(&t, &host, json!({"t": "invite", "side": 0}));
-    let s = host.state_where(|s| s["room"].is_string()).await;
-    assert_eq!(s["you"], json!([0]));
-    let mut guest = join(&t, 2, None);
-    let gw = guest.next("welcome").await;
-    assert_eq!(gw["role"], "player");
-    let key = gw["me"].as_str().unwrap().to_string();
-    let s = guest.next("state").await;
-    assert_eq!(s["you"], json!([1]));
-    let mut spec = join(&t, 3, None);
-    assert_eq!(spec.next("welcome").await["role"], "spectator");
-    assert_eq!(spec.next("state").await["you"], json!([]));
-    // The guest may not move for the host, nor start a new game.
-    send(&t, &guest, json!({"t": "play", "move": "4"}));
-    assert!(guest.next("error").await["text"].as_str().unwrap().contains("not your move"));
-    send(&t, &guest, json!({"t": "undo"}));
-    assert!(guest.next("error").await["text"].as_str().unwrap().contains("host"));
-    send(&t, &host, json!({"t": "play", "move": "4"}));
-    spec.state_where(|s| s["board"]["ply"] == 1).await;
-    send(&t, &spec, json!({"t": "play", "move": "4"}));
-    assert!(spec.next("error").await["text"].as_str().unwrap().contains("not your move"));
-    send(&t, &spec, json!({"t": "chat", "text": "nice\nmove"}));
-    let mut c = host.next("chat").await;
-    // Joins are announced in the chat by the table (from nobody).
-    while c["from"] == "" {
-        c = host.next("chat").await;
+        "players": [engine("perfect", 1500), engine("attack", 1500)]}),
+    )
+    .await
+    .unwrap();
+    host.state_where(|s| !s["searching"].is_null()).await;
+    act(&t, &mut host, json!({"t": "stop"})).await.unwrap();
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Connect4", "pause": 0, "players": [human("A"), human("B")]}),
+    )
+    .await
+    .unwrap();
+    for mv in ["4", "3", "4"] {
+        assert_eq!(act(&t, &mut host, json!({"t": "play", "move": mv})).await, Ok(()), "play {mv}");
     }
-    assert_eq!(c["text"], "nicemove");
-    assert_eq!(c["from"], "Spectator 1");
-    // The guest drops and rejoins its seat.
-    t.send(Event::Leave { id: 2 }).unwrap();
-    let mut guest = join(&t, 4, Some(key.clone()));
+    let s = host.state_where(|s| s["board"]["ply"] == 3).await;
+    assert_eq!(s["game_string"], "Connect4;InProgress;Yellow[2];4;3;4");
+    // Undo, and a save names the same position the engine has.
+    act(&t, &mut host, json!({"t": "undo"})).await.unwrap();
+    send(&t, &host, json!({"t": "save", "name": "after-undo"})).await;
+    let n = host.next("notice").await;
+    assert_eq!(n["game_string"], "Connect4;InProgress;Red[2];4;3");
+    assert_eq!(saved(&t.data_dir, "after-undo"), "Connect4;InProgress;Red[2];4;3");
+}
+
+/// The GameString an engine saved.
+fn saved(dir: &Path, name: &str) -> String {
+    let text = std::fs::read_to_string(dir.join("saves").join(format!("{name}.json"))).unwrap();
+    let v: Value = serde_json::from_str(&text).unwrap();
+    v["game"].as_str().unwrap().to_string()
+}
+
+/// A GameString without its `Name=value` extras (a save keeps a
+/// Mastermind game's secret mid-game).
+fn bare(gs: &str) -> String {
+    gs.split(';').filter(|f| !f.contains('=')).collect::<Vec<_>>().join(";")
+}
+
+/// The final moves of a whole move tree.
+fn tree_moves(t: &Value, out: &mut Vec<String>) {
+    if t["final"] == true
+        && let Some(m) = t["move"].as_str()
+    {
+        out.push(m.to_string());
+    }
+    for c in t["children"].as_array().into_iter().flatten() {
+        tree_moves(c, out);
+    }
+}
+
+/// Issue 26, item 1: thousands of page actions at random moments, most
+/// during an engine's search (stop, resume, new, undo, load, abandon, a
+/// person's move, save, a pause), and after each a save: the GameString
+/// the engine saved is the one the table showed when it sent `save`.
+/// MEEPLE_GUI_ACTIONS sets the number of actions (default 2000),
+/// MEEPLE_GUI_SEED the seed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_page_actions_during_searches_keep_the_table_in_step_with_its_engine() {
+    let n: usize = std::env::var("MEEPLE_GUI_ACTIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
+    let seed: u64 = std::env::var("MEEPLE_GUI_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(26);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let t = table("interleave").await;
+    let mut host = join(&t, 1, Some(&t.host)).await;
+    host.next("welcome").await;
+    let news = [
+        json!({"game_type": "Connect4", "players": [engine("perfect", 40), engine("attack", 30)]}),
+        json!({"game_type": "Connect4+6x5", "players": [human("Ann"), engine("attack", 20)]}),
+        json!({"game_type": "Connect4", "players": [engine("random", 10), human("Bob")]}),
+        json!({"game_type": "Base", "players": [engine("alphabeta", 40), engine("random", 10)]}),
+        json!({"game_type": "Base", "players": [human("Ann"), engine("alphabeta", 20)]}),
+        json!({"game_type": "Mastermind", "players": [human("Ann"), engine("entropy", 20)]}),
+        json!({"game_type": "Mastermind+3x5", "players": [engine("knuth", 20), human("Bob")]}),
+        json!({"game_type": "Connect4;InProgress;Yellow[3];4;4;3;3;5", "players": [engine("perfect", 60), engine("perfect", 60)]}),
+    ];
+    let mut saves: Vec<String> = Vec::new();
+    let (mut checks, mut refused, mut engine_moves, mut during) = (0, 0, 0, 0);
+    let mut counts = std::collections::BTreeMap::new();
+    for i in 0..n {
+        // Mostly let an engine that is to move start its search first, so
+        // that most actions come during one.
+        let engine_to_move = |s: &Value| {
+            s["paused"] == false
+                && s["result"].is_null()
+                && s["board"]["turn"].as_u64().is_some_and(|t| s["players"][t as usize]["kind"] == "engine")
+        };
+        if engine_to_move(&host.state) && host.state["searching"].is_null() && rng.random_range(0..4) > 0 {
+            let _ = tokio::time::timeout(
+                Duration::from_secs(2),
+                host.state_where(|s| !s["searching"].is_null() || !engine_to_move(s)),
+            )
+            .await;
+        }
+        let st = host.state.clone();
+        let ply_before = st["board"]["ply"].as_u64();
+        // A paused table is resumed more often than the others are chosen.
+        let r =
+            if st["paused"] == true && rng.random_range(0..3) == 0 { 30 } else { rng.random_range(0..100) };
+        let (what, msg) = match r {
+            0..=9 => {
+                let mut m = news[rng.random_range(0..news.len())].clone();
+                m["t"] = json!("new");
+                m["pause"] = json!(rng.random_range(0..15));
+                ("new", m)
+            }
+            10..=24 => ("stop", json!({"t": "stop"})),
+            25..=39 => ("resume", json!({"t": "resume"})),
+            40..=49 => ("undo", json!({"t": "undo"})),
+            50..=53 => ("abandon", json!({"t": "abandon"})),
+            54..=60 if !saves.is_empty() => {
+                ("load", json!({"t": "load", "name": saves[rng.random_range(0..saves.len())]}))
+            }
+            61..=65 => {
+                let name = format!("s{}", rng.random_range(0..4));
+                if !saves.contains(&name) && !st["board"].is_null() {
+                    saves.push(name.clone());
+                }
+                ("save", json!({"t": "save", "name": name}))
+            }
+            66..=89 => {
+                let mut moves = Vec::new();
+                tree_moves(&st["tree"], &mut moves);
+                if moves.is_empty() {
+                    ("wait", Value::Null)
+                } else {
+                    ("play", json!({"t": "play", "move": moves[rng.random_range(0..moves.len())]}))
+                }
+            }
+            _ => ("wait", Value::Null),
+        };
+        *counts.entry(what).or_insert(0) += 1;
+        if !st["searching"].is_null() && !msg.is_null() {
+            during += 1;
+        }
+        if msg.is_null() {
+            tokio::time::sleep(Duration::from_millis(rng.random_range(0..30))).await;
+        } else {
+            send(&t, &host, msg).await;
+            if what == "save" {
+                // Answered in its turn; a save with no game is refused.
+                loop {
+                    let v = host.recv().await;
+                    if v["t"] == "notice" || v["t"] == "error" {
+                        break;
+                    }
+                }
+            } else if host.reply().await.is_err() {
+                refused += 1;
+            }
+        }
+        if host.state["board"].as_object().is_none() {
+            continue;
+        }
+        if host.state["board"]["ply"].as_u64() > ply_before.map(|p| p + 1) {
+            engine_moves += 1;
+        }
+        send(&t, &host, json!({"t": "save", "name": "check"})).await;
+        let v = loop {
+            let v = host.recv().await;
+            if v["t"] == "notice" || v["t"] == "error" {
+                break v;
+            }
+        };
+        assert_eq!(v["t"], "notice", "action {i} ({what}): {v}");
+        let shown = v["game_string"].as_str().unwrap();
+        let engine = saved(&t.data_dir, "check");
+        assert_eq!(
+            bare(shown),
+            bare(&engine),
+            "action {i} ({what}): the table shows {shown}, its engine has {engine}"
+        );
+        checks += 1;
+    }
+    eprintln!(
+        "{n} actions {counts:?}: {during} sent during a search, {checks} checks, {refused} refused, \
+         engine moves seen {engine_moves} (seed {seed})"
+    );
+    assert!(checks > n / 2, "{checks} checks of {n}");
+    assert!(during > n / 8, "only {during} of {n} actions came during a search");
+}
+
+/// A networked table: the guest's seat is in its link (from any browser),
+/// a spectator sees the board and the chat but cannot move, names show on
+/// the seats and in the chat, the host frees the seat and invites again.
+#[tokio::test]
+async fn networked_seats_names_spectators_chat_and_freeing() {
+    let t = table("net").await;
+    let mut host = join(&t, 1, Some(&t.host)).await;
+    host.next("welcome").await;
+    act(&t, &mut host, json!({"t": "name", "name": "Ann"})).await.unwrap();
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Connect4", "pause": 0, "players": [human(""), human("")]}),
+    )
+    .await
+    .unwrap();
+    act(&t, &mut host, json!({"t": "invite", "side": 0})).await.unwrap();
+    let s = host.state_where(|s| s["room"].is_string()).await;
+    assert_eq!(s["me"]["you"], json!([0]));
+    let key = s["me"]["guest_key"].as_str().unwrap().to_string();
+    let mut guest = join(&t, 2, Some(&key)).await;
     let gw = guest.next("welcome").await;
-    assert_eq!(gw["me"], key.as_str());
     assert_eq!(gw["role"], "player");
-    send(&t, &guest, json!({"t": "play", "move": "5"}));
+    act(&t, &mut guest, json!({"t": "name", "name": "<b>Bob</b>"})).await.unwrap();
+    let s = guest.state_where(|s| s["sides"][1]["name"] == "<b>Bob</b>").await;
+    assert_eq!(s["me"]["you"], json!([1]));
+    assert_eq!(s["sides"][0]["name"], "Ann");
+    assert!(s["me"]["guest_key"].is_null(), "only the host sees the invitation's key");
+    let mut spec = join(&t, 3, None).await;
+    assert_eq!(spec.next("welcome").await["role"], "spectator");
+    assert_eq!(spec.next("state").await["me"]["you"], json!([]));
+    // Spectators see no saves; the guest cannot start a game.
+    assert!(act(&t, &mut spec, json!({"t": "saves"})).await.unwrap_err().contains("host"));
+    assert!(act(&t, &mut guest, json!({"t": "undo"})).await.unwrap_err().contains("host"));
+    assert!(
+        act(&t, &mut guest, json!({"t": "play", "move": "4"})).await.unwrap_err().contains("not your move")
+    );
+    act(&t, &mut host, json!({"t": "play", "move": "4"})).await.unwrap();
+    spec.state_where(|s| s["board"]["ply"] == 1).await;
+    assert!(
+        act(&t, &mut spec, json!({"t": "play", "move": "4"})).await.unwrap_err().contains("not your move")
+    );
+    act(&t, &mut guest, json!({"t": "chat", "text": "nice\nmove"})).await.unwrap();
+    let c = loop {
+        let c = host.next("chat").await;
+        if c["from"] != "" {
+            break c;
+        }
+    };
+    assert_eq!((c["from"].as_str(), c["text"].as_str()), (Some("<b>Bob</b>"), Some("nice move")));
+    // The guest closes the browser; its link, opened anywhere, is its seat.
+    t.tx.send(Event::Leave { id: 2 }).await.unwrap();
+    let mut guest = join(&t, 4, Some(&key)).await;
+    assert_eq!(guest.next("welcome").await["role"], "player");
+    act(&t, &mut guest, json!({"t": "play", "move": "5"})).await.unwrap();
     let s = spec.state_where(|s| s["board"]["ply"] == 2).await;
     assert_eq!(s["history"], json!(["4", "5"]));
-    // A stranger with a made-up key is only a spectator.
-    let mut other = join(&t, 5, Some("0".repeat(32)));
+    // A made-up key is a spectator's.
+    let mut other = join(&t, 5, Some(&"0".repeat(32))).await;
     assert_eq!(other.next("welcome").await["role"], "spectator");
+    // The host frees the seat: the old link only watches, a new one plays.
+    act(&t, &mut host, json!({"t": "free"})).await.unwrap();
+    let s = host.state_where(|s| s["me"]["guest_key"] != json!(key)).await;
+    let fresh = s["me"]["guest_key"].as_str().unwrap().to_string();
+    let s = guest.state_where(|s| s["me"]["role"] == "spectator").await;
+    assert_eq!(s["me"]["you"], json!([]));
+    let mut again = join(&t, 6, Some(&key)).await;
+    assert_eq!(again.next("welcome").await["role"], "spectator");
+    let mut newcomer = join(&t, 7, Some(&fresh)).await;
+    assert_eq!(newcomer.next("welcome").await["role"], "player");
 }
 
 /// Engine against engine with a pause; stop halts it at once, resume goes
 /// on, abandon drops the game.
 #[tokio::test]
 async fn engine_against_engine_stop_resume_abandon() {
-    let t = table().await;
-    let mut host = join(&t, 1, None);
+    let t = table("eve").await;
+    let mut host = join(&t, 1, Some(&t.host)).await;
     host.next("welcome").await;
     send(
         &t,
         &host,
         json!({"t": "new", "game_type": "Base", "pause": 10,
-        "players": [{"kind": "engine", "strategy": "random", "movetime": 20},
-                    {"kind": "engine", "strategy": "random", "depth": 1}]}),
-    );
+        "players": [engine("random", 20), {"kind": "engine", "strategy": "random", "depth": 1}]}),
+    )
+    .await;
     host.state_where(|s| s["board"]["ply"] == 3).await;
-    send(&t, &host, json!({"t": "stop"}));
+    act(&t, &mut host, json!({"t": "stop"})).await.unwrap();
     let s = host.state_where(|s| s["paused"] == true).await;
     let ply = s["board"]["ply"].as_u64().unwrap();
-    send(&t, &host, json!({"t": "resume"}));
+    act(&t, &mut host, json!({"t": "resume"})).await.unwrap();
     host.state_where(|s| s["board"]["ply"].as_u64().unwrap() > ply + 1).await;
-    send(&t, &host, json!({"t": "abandon"}));
+    act(&t, &mut host, json!({"t": "abandon"})).await.unwrap();
     let s = host.state_where(|s| s["board"].is_null()).await;
     assert!(s["game_string"].is_null());
+    // A strategy the game does not have is refused, its text kept as text.
+    let e = act(&t, &mut host, json!({"t": "new", "game_type": "Connect4", "players": [human("A"), engine("<img src=x onerror=alert(1)>", 10)]})).await.unwrap_err();
+    assert!(e.contains("is not a strategy of Connect4"), "{e}");
+}
+
+/// A finished game with a named person is on the leaderboard; a clock that
+/// runs out loses on time (and that too is recorded).
+#[tokio::test]
+async fn results_reach_the_leaderboard_and_a_clock_runs_out() {
+    let t = table("results").await;
+    let mut host = join(&t, 1, Some(&t.host)).await;
+    host.next("welcome").await;
+    // Two people, Red wins with a vertical four.
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Connect4", "pause": 0, "players": [human("Ann"), human("Bob")]}),
+    )
+    .await
+    .unwrap();
+    for mv in ["1", "2", "1", "2", "1", "2", "1"] {
+        act(&t, &mut host, json!({"t": "play", "move": mv})).await.unwrap();
+    }
+    let s = host.state_where(|s| s["recorded"].is_string()).await;
+    assert_eq!(s["result"]["winner"], 0);
+    assert_eq!(s["recorded"], "the game is on the leaderboard");
+    // A person whose clock runs out loses, with loss on time.
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Connect4", "pause": 0, "flag": true,
+            "players": [{"kind": "human", "name": "Bob", "time": {"kind": "clock", "base": 1000, "inc": 0}},
+                        engine("random", 10)]}),
+    )
+    .await
+    .unwrap();
+    let s = host.state_where(|s| s["result"].is_object()).await;
+    assert_eq!(s["result"]["ending"], "time");
+    assert_eq!(s["result"]["winner"], 1);
+    assert!(s["result"]["text"].as_str().unwrap().contains("Red ran out of time"));
+    send(&t, &host, json!({"t": "leaderboard", "game": "Connect4"})).await;
+    let b = host.next("leaderboard").await;
+    assert_eq!(b["people"][0]["name"], "Ann");
+    assert_eq!(b["people"][0]["wins"], 1);
+    let bob = b["people"].as_array().unwrap().iter().find(|p| p["name"] == "Bob").unwrap();
+    assert_eq!(bob["losses"], 2);
+    assert_eq!(b["engines"][0]["strategy"], "random");
+    assert_eq!(b["engines"][0]["wins"], 1);
+}
+
+/// A Mastermind match of 4 rounds between a person and the engine: roles
+/// alternate, the codemaker scores the rows used (plus one if the code is
+/// not broken), and the match is recorded with its points.
+#[tokio::test]
+async fn a_mastermind_match_scored_as_the_seed_did() {
+    let t = table("match").await;
+    let mut host = join(&t, 1, Some(&t.host)).await;
+    host.next("welcome").await;
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Mastermind+3x4", "pause": 0, "rounds": 4,
+            "players": [human("Cleo"), engine("knuth", 10)]}),
+    )
+    .await
+    .unwrap();
+    let mut rng = StdRng::seed_from_u64(3);
+    let mut expect = [0u64, 0];
+    for round in 0..4u64 {
+        // Play the person's moves (guesses or feedback) from the tree.
+        let end = loop {
+            let s = host.state.clone();
+            if s["result"].is_object() {
+                break s;
+            }
+            let mine = s["me"]["you"].as_array().is_some_and(|y| y.iter().any(|x| *x == s["board"]["turn"]));
+            if mine && s["searching"].is_null() {
+                let mut moves = Vec::new();
+                tree_moves(&s["tree"], &mut moves);
+                let mv = moves[rng.random_range(0..moves.len())].clone();
+                let _ = act(&t, &mut host, json!({"t": "play", "move": mv})).await;
+            } else {
+                host.next("state").await;
+            }
+        };
+        let rows = end["board"]["ply"].as_u64().unwrap().div_ceil(2);
+        let broken = end["board"]["state"] == "BreakerWins";
+        // Match player p is the breaker in rounds where p == round % 2.
+        let maker = (1 + round) % 2;
+        expect[maker as usize] += rows + u64::from(!broken);
+        assert_eq!(end["match"]["points"], json!(expect), "round {round}: {}", end["game_string"]);
+        if round < 3 {
+            act(&t, &mut host, json!({"t": "next"})).await.unwrap();
+            let s = host.state_where(|s| s["match"]["round"] == round + 2 && s["result"].is_null()).await;
+            // Roles alternate: Cleo breaks in rounds 1 and 3.
+            let cleo_side = s["sides"].as_array().unwrap().iter().position(|x| x["name"] == "Cleo").unwrap();
+            assert_eq!(cleo_side as u64, (round + 1) % 2);
+        }
+    }
+    let s = host.state_where(|s| s["recorded"].is_string()).await;
+    assert_eq!(s["match"]["over"], true);
+    assert_eq!(s["recorded"], "the match is on the leaderboard");
+    send(&t, &host, json!({"t": "leaderboard", "game": "Mastermind"})).await;
+    let b = host.next("leaderboard").await;
+    assert_eq!(b["people"][0]["name"], "Cleo");
+    assert_eq!(b["people"][0]["games"], 1);
+}
+
+/// The analysis of Connect Four gives `analyze`'s seven scores; Hive's
+/// gives a best move; Mastermind 5x8's tree comes one level at a time.
+#[tokio::test]
+async fn analysis_and_tree_levels() {
+    let t = table("analysis").await;
+    let mut host = join(&t, 1, Some(&t.host)).await;
+    host.next("welcome").await;
+    act(&t, &mut host, json!({"t": "new", "game_type": "Connect4;InProgress;Red[2];4;4", "players": [human("A"), human("B")]})).await.unwrap();
+    act(&t, &mut host, json!({"t": "analyze"})).await.unwrap();
+    let a = loop {
+        let a = host.next("analysis").await;
+        if a["running"] == false {
+            break a;
+        }
+    };
+    let mut e = crate::common::Engine::start("gui-analyze");
+    e.cmd("newgame Connect4;InProgress;Red[2];4;4");
+    let expected = e.one("analyze");
+    assert!(a["lines"].as_array().unwrap().iter().any(|l| l == &json!(expected)), "{a} vs {expected}");
+    assert!(a["best"].is_string());
+    // Reviewing: the board after each ply is kept.
+    send(&t, &host, json!({"t": "review", "ply": 1})).await;
+    let r = host.next("review").await;
+    assert_eq!(r["board"]["ply"], 1);
+    assert_eq!(r["move"], "4");
+    act(&t, &mut host, json!({"t": "new", "game_type": "Base", "players": [human("A"), human("B")]}))
+        .await
+        .unwrap();
+    act(&t, &mut host, json!({"t": "analyze"})).await.unwrap();
+    let a = loop {
+        let a = host.next("analysis").await;
+        if a["running"] == false {
+            break a;
+        }
+    };
+    assert!(a["best"].is_string(), "{a}");
+    // 5x8: the tree comes one level at a time, peg by peg.
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Mastermind+5x8", "players": [human("A"), engine("entropy", 10)]}),
+    )
+    .await
+    .unwrap();
+    let s = host.state_where(|s| s["board"]["family"] == "Mastermind").await;
+    assert_eq!(s["tree_level"], true);
+    assert_eq!(s["tree"]["children"][0]["more"], true);
+    send(&t, &host, json!({"t": "tree", "ply": 0, "prefix": ["1", "2", "3", "4"]})).await;
+    let l = host.next("tree").await;
+    assert_eq!(l["node"]["children"][7]["move"], "12348");
+    act(&t, &mut host, json!({"t": "play", "move": "12348"})).await.unwrap();
 }

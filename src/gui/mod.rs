@@ -1,30 +1,44 @@
 //! `meeple gui`: a game-agnostic GUI in the browser.
 //!
 //! A small web server (axum on tokio) serves one page (HTML, CSS and
-//! JavaScript embedded in the binary) and a WebSocket. Each browser tab
-//! gets a [`table::Table`]: its own engine process (this executable with
-//! no subcommand), driven over the line protocol only, so the GUI knows no
-//! game. A host may invite a second person (and spectators) to its table
-//! with a link carrying an unguessable token.
+//! JavaScript modules embedded in the binary) and a WebSocket. Each table
+//! ([`table::Table`]) has its own engine process (this executable with no
+//! subcommand), driven over the line protocol only ([`client`]), so the
+//! GUI knows no game. A table is reached by its unguessable token; its
+//! seats by keys ([`room`]): the host's in the host's own link, the other
+//! seat's in the invitation link the host hands on.
+//!
+//! The server holds under hostile use: at most `--max-engines` engine
+//! processes (a new table past it is refused with a message), tables
+//! nobody is connected to or where nothing happens are closed and their
+//! engines reaped, every browser's outgoing queue is bounded (a browser
+//! that does not read is dropped), and a WebSocket message is limited to
+//! 64 KiB as its frame header arrives, before anything is buffered.
 
-pub mod engine;
+pub mod analysis;
+pub mod client;
+pub mod clock;
+pub mod conn;
+pub mod record;
+pub mod room;
+pub mod rounds;
 pub mod table;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use axum::Router;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Query, State};
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use rand::Rng;
 use serde::Deserialize;
-use tokio::sync::mpsc;
+use tokio::sync::{Semaphore, mpsc};
 
 use table::{Event, Table};
 
@@ -41,16 +55,70 @@ pub struct GuiArgs {
     /// localhost only.
     #[arg(long, value_name = "ADDR")]
     pub listen: Option<String>,
+    /// Most engine processes at once (one per table); a new table past it
+    /// is refused with a message. The default fits a 2-core, 24 GB machine:
+    /// 16 engines of at most --max-hash MB each stay under 17 GB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub max_engines: u32,
+    /// Largest Hash (MB) a table may give its engine.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(16..=16384))]
+    pub max_hash: u32,
+    /// A table nobody is connected to is closed after this many seconds
+    /// (time for a guest or a reloaded page to come back).
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub rejoin_seconds: u64,
+    /// A table where nothing happens for this many minutes is closed.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=10_080))]
+    pub idle_minutes: u64,
 }
 
-/// Networked tables by their room token.
-pub type Rooms = Mutex<HashMap<String, mpsc::UnboundedSender<Event>>>;
+/// Largest WebSocket message (and frame) a browser may send, checked as
+/// its frame header arrives: nothing larger is buffered.
+pub const MAX_MESSAGE: usize = 64 * 1024;
+
+/// What every table of a server shares.
+pub struct Config {
+    pub exe: PathBuf,
+    pub data_dir: PathBuf,
+    pub max_hash: u32,
+    /// Hash (MB) of an engine whose table did not ask for one.
+    pub default_hash: u32,
+    /// Most threads a table may give its engine (the machine's cores).
+    pub max_threads: u32,
+    pub rejoin: Duration,
+    pub idle: Duration,
+    /// One permit per engine process.
+    pub engines: Arc<Semaphore>,
+    pub max_engines: u32,
+}
+
+impl Config {
+    pub fn new(exe: PathBuf, data_dir: PathBuf, args: &GuiArgs) -> Config {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+        Config {
+            exe,
+            data_dir,
+            max_hash: args.max_hash,
+            default_hash: 256.min(args.max_hash),
+            max_threads: cores.clamp(1, 64),
+            rejoin: Duration::from_secs(args.rejoin_seconds),
+            idle: Duration::from_secs(args.idle_minutes * 60),
+            engines: Arc::new(Semaphore::new(args.max_engines as usize)),
+            max_engines: args.max_engines,
+        }
+    }
+}
+
+/// Tables by their token.
+pub type Rooms = Mutex<HashMap<String, mpsc::Sender<Event>>>;
+
+/// Events waiting for a table before a browser's messages wait.
+const TABLE_QUEUE: usize = 64;
 
 struct App {
-    /// The key in the page's link: needed to open a table of one's own.
+    /// The key in the page's link: needed to open a table.
     key: String,
-    exe: PathBuf,
-    data_dir: PathBuf,
+    cfg: Arc<Config>,
     rooms: Arc<Rooms>,
 }
 
@@ -60,9 +128,23 @@ pub fn token() -> String {
     format!("{:032x}", r.random::<u128>())
 }
 
-const INDEX: &str = include_str!("page/index.html");
-const APP_JS: &str = include_str!("page/app.js");
-const STYLE: &str = include_str!("page/style.css");
+/// The page's files: name, content type, body.
+const FILES: &[(&str, &str, &str)] = &[
+    ("index.html", "text/html; charset=utf-8", include_str!("page/index.html")),
+    ("style.css", "text/css; charset=utf-8", include_str!("page/style.css")),
+    ("app.js", "text/javascript; charset=utf-8", include_str!("page/app.js")),
+    ("net.js", "text/javascript; charset=utf-8", include_str!("page/net.js")),
+    ("board.js", "text/javascript; charset=utf-8", include_str!("page/board.js")),
+    ("bugs.js", "text/javascript; charset=utf-8", include_str!("page/bugs.js")),
+    ("input.js", "text/javascript; charset=utf-8", include_str!("page/input.js")),
+    ("clocks.js", "text/javascript; charset=utf-8", include_str!("page/clocks.js")),
+    ("analysis.js", "text/javascript; charset=utf-8", include_str!("page/analysis.js")),
+    ("setup.js", "text/javascript; charset=utf-8", include_str!("page/setup.js")),
+    ("people.js", "text/javascript; charset=utf-8", include_str!("page/people.js")),
+    ("words.js", "text/javascript; charset=utf-8", include_str!("page/words.js")),
+    ("dom.js", "text/javascript; charset=utf-8", include_str!("page/dom.js")),
+    ("state.js", "text/javascript; charset=utf-8", include_str!("page/state.js")),
+];
 
 /// Runs the server until the process is stopped.
 pub fn run(args: GuiArgs, data_dir: PathBuf) -> Result<(), String> {
@@ -81,7 +163,8 @@ async fn serve(args: GuiArgs, exe: PathBuf, data_dir: PathBuf) -> Result<(), Str
     let listener =
         tokio::net::TcpListener::bind(&addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let local: SocketAddr = listener.local_addr().map_err(|e| e.to_string())?;
-    let app = Arc::new(App { key: token(), exe, data_dir, rooms: Arc::new(Mutex::new(HashMap::new())) });
+    let cfg = Arc::new(Config::new(exe, data_dir, &args));
+    let app = Arc::new(App { key: token(), cfg, rooms: Arc::new(Mutex::new(HashMap::new())) });
     let shown =
         if local.ip().is_unspecified() { format!("127.0.0.1:{}", local.port()) } else { local.to_string() };
     let url = format!("http://{shown}/#k={}", app.key);
@@ -94,10 +177,9 @@ async fn serve(args: GuiArgs, exe: PathBuf, data_dir: PathBuf) -> Result<(), Str
         open_browser(&url);
     }
     let router = Router::new()
-        .route("/", get(|| async { page(INDEX, "text/html; charset=utf-8") }))
-        .route("/app.js", get(|| async { page(APP_JS, "text/javascript; charset=utf-8") }))
-        .route("/style.css", get(|| async { page(STYLE, "text/css; charset=utf-8") }))
+        .route("/", get(|| async { file("index.html") }))
         .route("/ws", get(ws))
+        .route("/{name}", get(|Path(name): Path<String>| async move { file(&name) }))
         .with_state(app);
     axum::serve(listener, router).await.map_err(|e| e.to_string())
 }
@@ -117,28 +199,53 @@ fn open_browser(url: &str) {
     log::warn!("cannot open a browser; open {url}");
 }
 
-fn page(body: &'static str, kind: &'static str) -> Response {
-    ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-store")], body).into_response()
+/// One of the page's files, with headers that keep it to itself: no
+/// script, style or connection from elsewhere, nothing inline run.
+fn file(name: &str) -> Response {
+    let Some((_, kind, body)) = FILES.iter().find(|(n, _, _)| *n == name) else {
+        return (StatusCode::NOT_FOUND, "not found").into_response();
+    };
+    (
+        [
+            (header::CONTENT_TYPE, *kind),
+            (header::CACHE_CONTROL, "no-store"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            (header::REFERRER_POLICY, "no-referrer"),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+                 connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+            ),
+        ],
+        *body,
+    )
+        .into_response()
 }
 
 #[derive(Deserialize, Default)]
 struct WsQuery {
-    /// The server's key: a new table of one's own.
+    /// The server's key: a new table.
     k: Option<String>,
-    /// A room token: join that networked table.
+    /// A table's token: join it.
     room: Option<String>,
-    /// The key this browser had at that table (rejoin its seat).
+    /// The key this browser had at that table (its seat).
     me: Option<String>,
 }
 
-/// Which table a WebSocket request may reach, if any.
-fn admit(app: &App, q: &WsQuery) -> Result<Option<mpsc::UnboundedSender<Event>>, StatusCode> {
+/// Which table a WebSocket request reaches: an existing one, or a new one
+/// (the server's key).
+enum Admit {
+    Table(mpsc::Sender<Event>),
+    New,
+}
+
+fn admit(app: &App, q: &WsQuery) -> Result<Admit, StatusCode> {
     if let Some(r) = &q.room {
         let rooms = app.rooms.lock().unwrap_or_else(|p| p.into_inner());
-        return rooms.get(r).cloned().map(Some).ok_or(StatusCode::NOT_FOUND);
+        return rooms.get(r).cloned().map(Admit::Table).ok_or(StatusCode::NOT_FOUND);
     }
     match &q.k {
-        Some(k) if constant_time_eq(k.as_bytes(), app.key.as_bytes()) => Ok(None),
+        Some(k) if constant_time_eq(k.as_bytes(), app.key.as_bytes()) => Ok(Admit::New),
         _ => Err(StatusCode::FORBIDDEN),
     }
 }
@@ -148,68 +255,47 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 }
 
 async fn ws(ws: WebSocketUpgrade, Query(q): Query<WsQuery>, State(app): State<Arc<App>>) -> Response {
-    let table = match admit(&app, &q) {
-        Ok(t) => t,
+    let ws = ws
+        .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+        .write_buffer_size(64 * 1024)
+        .max_write_buffer_size(4 << 20);
+    let admitted = match admit(&app, &q) {
+        Ok(a) => a,
         Err(code) => {
             return (code, "not allowed: open the link printed by meeple gui or an invitation")
                 .into_response();
         }
     };
-    let me = q.me.clone();
-    ws.on_upgrade(move |socket| async move {
-        let tx = match table {
-            Some(tx) => tx,
-            None => match engine::Engine::spawn(&app.exe, &app.data_dir).await {
-                Ok(e) => {
-                    let (tx, rx) = mpsc::unbounded_channel();
-                    tokio::spawn(Table::new(e, app.rooms.clone(), tx.clone()).run(rx));
-                    tx
-                }
-                Err(e) => {
-                    log::error!("{e}");
-                    return;
-                }
-            },
-        };
-        client(socket, tx, me).await
-    })
-}
-
-static NEXT_CLIENT: AtomicU64 = AtomicU64::new(1);
-
-/// Relays one browser: its messages to the table, the table's to it.
-async fn client(mut socket: WebSocket, table: mpsc::UnboundedSender<Event>, me: Option<String>) {
-    let id = NEXT_CLIENT.fetch_add(1, Ordering::Relaxed);
-    let (tx, mut rx) = mpsc::unbounded_channel::<String>();
-    if table.send(Event::Join { id, tx, me }).is_err() {
-        return;
-    }
-    enum Wake {
-        In(Option<Result<Message, axum::Error>>),
-        Out(Option<String>),
-    }
-    loop {
-        let w = tokio::select! {
-            m = socket.recv() => Wake::In(m),
-            o = rx.recv() => Wake::Out(o),
-        };
-        match w {
-            Wake::In(Some(Ok(Message::Text(t)))) => {
-                if t.len() > 64 * 1024 || table.send(Event::Msg { id, text: t.to_string() }).is_err() {
-                    break;
-                }
-            }
-            Wake::In(Some(Ok(Message::Close(_)))) | Wake::In(None) | Wake::In(Some(Err(_))) => break,
-            Wake::In(Some(Ok(_))) => {}
-            Wake::Out(Some(s)) => {
-                if socket.send(Message::Text(s.into())).await.is_err() {
-                    break;
-                }
-            }
-            Wake::Out(None) => break,
+    match admitted {
+        Admit::Table(tx) => ws.on_upgrade(move |socket| conn::serve(socket, tx, q.me)),
+        Admit::New => {
+            let Ok(permit) = app.cfg.engines.clone().try_acquire_owned() else {
+                let text = format!(
+                    "The server is busy: all {} of its engines are in use. Close a table you do not need, \
+                     or start meeple gui with a larger --max-engines.",
+                    app.cfg.max_engines
+                );
+                return ws.on_upgrade(move |socket| conn::refuse(socket, text));
+            };
+            ws.on_upgrade(move |socket| async move {
+                let engine = match client::Engine::spawn(&app.cfg.exe, &app.cfg.data_dir, Some(permit)).await
+                {
+                    Ok(e) => e,
+                    Err(e) => {
+                        log::error!("gui: {e}");
+                        return conn::refuse(socket, e).await;
+                    }
+                };
+                let (tx, rx) = mpsc::channel(TABLE_QUEUE);
+                let table = Table::new(app.cfg.clone(), engine, app.rooms.clone());
+                let (token, host) = (table.token(), table.host_key());
+                app.rooms.lock().unwrap_or_else(|p| p.into_inner()).insert(token, tx.clone());
+                tokio::spawn(table.run(rx));
+                conn::serve(socket, tx, Some(host)).await
+            })
         }
     }
-    let _ = table.send(Event::Leave { id });
 }
 
 #[cfg(test)]
@@ -217,10 +303,18 @@ mod tests {
     use super::*;
 
     fn app() -> App {
+        let args = GuiArgs {
+            port: 0,
+            open: false,
+            listen: None,
+            max_engines: 2,
+            max_hash: 64,
+            rejoin_seconds: 1,
+            idle_minutes: 1,
+        };
         App {
             key: "k".repeat(32),
-            exe: PathBuf::new(),
-            data_dir: PathBuf::new(),
+            cfg: Arc::new(Config::new(PathBuf::new(), PathBuf::new(), &args)),
             rooms: Arc::new(Mutex::new(HashMap::new())),
         }
     }
@@ -233,7 +327,7 @@ mod tests {
     }
 
     #[test]
-    fn only_the_key_or_a_known_room_gets_in() {
+    fn only_the_key_or_a_known_table_gets_in() {
         let app = app();
         let q = |k: Option<&str>, room: Option<&str>| WsQuery {
             k: k.map(str::to_string),
@@ -242,10 +336,20 @@ mod tests {
         };
         assert_eq!(admit(&app, &q(None, None)).err(), Some(StatusCode::FORBIDDEN));
         assert_eq!(admit(&app, &q(Some("wrong"), None)).err(), Some(StatusCode::FORBIDDEN));
-        assert!(matches!(admit(&app, &q(Some(&"k".repeat(32)), None)), Ok(None)));
+        assert!(matches!(admit(&app, &q(Some(&"k".repeat(32)), None)), Ok(Admit::New)));
         assert_eq!(admit(&app, &q(None, Some("nope"))).err(), Some(StatusCode::NOT_FOUND));
-        let (tx, _rx) = mpsc::unbounded_channel();
+        let (tx, _rx) = mpsc::channel(1);
         app.rooms.lock().unwrap().insert("r1".into(), tx);
-        assert!(matches!(admit(&app, &q(None, Some("r1"))), Ok(Some(_))));
+        assert!(matches!(admit(&app, &q(None, Some("r1"))), Ok(Admit::Table(_))));
+        assert_eq!(app.cfg.default_hash, 64);
+    }
+
+    #[test]
+    fn every_file_is_served_with_its_type_and_nothing_else() {
+        let r = file("app.js");
+        assert_eq!(r.status(), StatusCode::OK);
+        assert!(r.headers()[header::CONTENT_SECURITY_POLICY].to_str().unwrap().contains("script-src 'self'"));
+        assert_eq!(file("../Cargo.toml").status(), StatusCode::NOT_FOUND);
+        assert_eq!(file("ws").status(), StatusCode::NOT_FOUND);
     }
 }

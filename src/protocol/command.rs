@@ -102,6 +102,9 @@ pub enum Command {
     MoveTree {
         json: bool,
     },
+    /// `movetree json level [ACTION ...]`: one level of the tree below a
+    /// prefix of actions.
+    MoveTreeLevel(Vec<String>),
     /// `board json`: the position drawn generically.
     Board,
     /// `games json`: the game families, their options and strategies.
@@ -384,11 +387,17 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
             .map(|(name, value)| Command::SetOption { name, value })
             .ok_or_else(|| usage("setoption", "setoption name <Name> [value <Value>]")),
         "options" => parse_options(args),
-        "movetree" => match args.trim().to_ascii_lowercase().as_str() {
-            "" => Ok(Command::MoveTree { json: false }),
-            "json" => Ok(Command::MoveTree { json: true }),
-            _ => Err(usage("movetree", "movetree [json]")),
-        },
+        "movetree" => {
+            let w: Vec<&str> = args.split_whitespace().collect();
+            match w.as_slice() {
+                [] => Ok(Command::MoveTree { json: false }),
+                [j] if j.eq_ignore_ascii_case("json") => Ok(Command::MoveTree { json: true }),
+                [j, l, prefix @ ..] if j.eq_ignore_ascii_case("json") && l.eq_ignore_ascii_case("level") => {
+                    Ok(Command::MoveTreeLevel(prefix.iter().map(|a| a.to_string()).collect()))
+                }
+                _ => Err(usage("movetree", "movetree [json] | movetree json level [ACTION ...]")),
+            }
+        }
         "board" => json_arg(args, Command::Board, "board", "board json"),
         "games" => json_arg(args, Command::Games, "games", "games json"),
         "show" => no_args(Command::Show, "show"),
@@ -635,6 +644,12 @@ mod tests {
         assert_eq!(parse_command("GAMES Json"), Ok(Command::Games));
         assert!(parse_command("board").is_err());
         assert!(parse_command("movetree xml").is_err());
+        assert_eq!(parse_command("movetree json level"), Ok(Command::MoveTreeLevel(vec![])));
+        assert_eq!(
+            parse_command("movetree JSON Level wS1  -bQ"),
+            Ok(Command::MoveTreeLevel(vec!["wS1".into(), "-bQ".into()]))
+        );
+        assert!(parse_command("movetree level 1").is_err());
         assert_eq!(parse_command("save game-1"), Ok(Command::Save("game-1".into())));
         assert!(parse_command("save a b").is_err());
         assert_eq!(parse_command("analyze"), Ok(Command::Analyze(String::new())));

@@ -146,6 +146,9 @@ impl<W: Write + Send + 'static> Session<W> {
             }
             Command::OptionsSet { name, value } => Ok(vec![self.set_option(&name, &value)?]),
             Command::MoveTree { json } => self.live_game()?.move_tree(json).map_err(Failure::Err),
+            Command::MoveTreeLevel(prefix) => {
+                Ok(vec![self.live_game()?.move_tree_level(&prefix).map_err(Failure::Err)?])
+            }
             Command::Board => Ok(vec![
                 serde_json::to_string(&self.game_ref()?.board_view())
                     .map_err(|e| Failure::Err(e.to_string()))?,

@@ -67,7 +67,12 @@ const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "UHP's option commands",
         "options get Strategy",
     ),
-    ("movetree", "movetree [json]", "the legal moves as a tree of decisions", "movetree json"),
+    (
+        "movetree",
+        "movetree [json] | movetree json level [ACTION ...]",
+        "the legal moves as a tree of decisions; level: one level below a prefix of actions",
+        "movetree json level wS1",
+    ),
     ("board", "board json", "the position described generically, for a GUI (JSON, one line)", "board json"),
     (
         "games",

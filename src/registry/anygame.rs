@@ -65,7 +65,24 @@ pub trait AnyGame: Send {
     /// For each legal move: its text, its action texts and their
     /// selections (see [`crate::game::Game::selections`]); `Err` past `max` moves.
     fn move_selections(&self, max: usize) -> Result<Vec<SelectedMove>, String>;
+    /// See [`crate::game::Game::next_actions`].
+    fn next_actions(&self, prefix: &[String]) -> Option<Result<Vec<movetree::NextAction>, String>>;
     fn as_any(&self) -> &dyn Any;
+
+    /// `movetree json level [ACTION ...]`: one level of the tree below a
+    /// prefix, from the game's own continuations when it gives them, else
+    /// from the legal moves (an error past [`movetree::MAX_LEVEL_MOVES`]).
+    fn move_tree_level(&self, prefix: &[String]) -> Result<String, String> {
+        if self.next_actions(prefix).is_some() {
+            let next = |p: &[String]| self.next_actions(p).unwrap_or_else(|| Ok(Vec::new()));
+            return Ok(movetree::level_from(&next, prefix)?.to_json());
+        }
+        if let Some(why) = self.too_many_moves() {
+            return Err(why);
+        }
+        let moves = self.move_selections(movetree::MAX_LEVEL_MOVES)?;
+        Ok(movetree::level(&moves, prefix)?.to_json())
+    }
 
     /// `movetree [json]`: the text lines, or one line of JSON with
     /// selections; an error past [`MAX_TREE_MOVES`] moves.
@@ -259,6 +276,12 @@ impl<G: Engine> AnyGame for Match<G> {
         Ok(v.into_iter()
             .map(|m| (self.pos.format_move(m), self.pos.actions(m), self.pos.selections(m)))
             .collect())
+    }
+    fn next_actions(&self, prefix: &[String]) -> Option<Result<Vec<movetree::NextAction>, String>> {
+        if self.pos.outcome().is_some() {
+            return None;
+        }
+        self.pos.next_actions(prefix)
     }
     fn as_any(&self) -> &dyn Any {
         self

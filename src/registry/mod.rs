@@ -198,6 +198,74 @@ mod tests {
         }
     }
 
+    /// `movetree json level`: for every registered game (and Mastermind
+    /// variants with blanks and without repeats), on random positions,
+    /// growing the tree one level at a time from the root gives the whole
+    /// tree; where a game answers continuations itself, its levels are
+    /// those of its listed moves.
+    #[test]
+    fn move_tree_levels_rebuild_the_whole_tree_for_every_game() {
+        use movetree::MoveNode;
+        fn grow(g: &dyn AnyGame, prefix: Vec<String>, node: &mut MoveNode) {
+            for c in &mut node.children {
+                let mut p = prefix.clone();
+                p.extend(c.actions.iter().cloned());
+                if c.more {
+                    let l: MoveNode = level_of(g, &p);
+                    assert!(l.actions.is_empty(), "{p:?}");
+                    c.children = l.children;
+                    c.more = false;
+                    grow(g, p, c);
+                }
+            }
+        }
+        fn level_of(g: &dyn AnyGame, p: &[String]) -> MoveNode {
+            let moves = g.move_selections(usize::MAX).unwrap();
+            let listed = movetree::level(&moves, p).unwrap();
+            if g.next_actions(p).is_some() {
+                let next = |q: &[String]| g.next_actions(q).unwrap();
+                assert_eq!(movetree::level_from(&next, p).unwrap(), listed, "{} {p:?}", g.game_string());
+            }
+            assert_eq!(g.move_tree_level(p).unwrap(), listed.to_json());
+            listed
+        }
+        let mut rng = StdRng::seed_from_u64(12);
+        let mut types: Vec<&str> = families().iter().map(|f| f.default_type).collect();
+        types.extend(["Mastermind+3x4+norepeat+letters", "Mastermind+2x3+blanks", "Mastermind+3x3+norepeat"]);
+        let mut hooked = 0;
+        for ty in types {
+            for _ in 0..8 {
+                let mut g = new_game(ty).unwrap();
+                for _ in 0..rng.random_range(0..10) {
+                    let moves = g.valid_moves();
+                    if g.is_over() || moves.is_empty() {
+                        break;
+                    }
+                    g.play_text(&moves[rng.random_range(0..moves.len())]).unwrap();
+                }
+                if g.is_over() {
+                    continue;
+                }
+                hooked += g.next_actions(&[]).is_some() as usize;
+                let mut t = level_of(g.as_ref(), &[]);
+                grow(g.as_ref(), Vec::new(), &mut t);
+                let full = movetree::build_selected(&g.move_selections(usize::MAX).unwrap());
+                assert_eq!(t, full, "{}", g.game_string());
+            }
+        }
+        assert!(hooked > 0, "no game answered its continuations");
+        // A huge variant: one level without listing 10^8 codes.
+        let g = new_game("Mastermind+8x10").unwrap();
+        assert!(g.move_tree(true).is_err());
+        let root: serde_json::Value = serde_json::from_str(&g.move_tree_level(&[]).unwrap()).unwrap();
+        assert_eq!(root["children"].as_array().unwrap().len(), 10);
+        assert_eq!(root["children"][0]["more"], true);
+        let p: Vec<String> = "1234567".chars().map(|c| c.to_string()).collect();
+        let last: serde_json::Value = serde_json::from_str(&g.move_tree_level(&p).unwrap()).unwrap();
+        assert_eq!(last["children"][7]["move"], "12345678");
+        assert!(g.move_tree_level(&["x".to_string()]).unwrap_err().contains("begins with 'x'"));
+    }
+
     /// GameStrings round-trip through the loader: replaying one gives the
     /// same string.
     #[test]

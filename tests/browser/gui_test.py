@@ -2,14 +2,25 @@
 """The browser test of `meeple gui`: headless Chromium driven by Selenium.
 
 Plays whole games of every game by clicking (a person against an engine
-strategy, and hotseat), then a networked game between two browsers with a
-spectator and a chat message. After each game it checks that the moves the
-page shows and the moves clicked are the engine's GameString, and that a
-fresh engine accepts that GameString as legal. Screenshots go to --out.
+strategy, and hotseat), then covers what people rely on (issue 26): Stop
+during an engine's search followed by Undo, New and Load, then a whole
+game; the reproducer of the table one reply behind; a strategy and a name
+with markup shown as text; a countdown that runs out and loses on time;
+Mastermind 5x8 by clicking (its move tree one level at a time); a match of
+4 Mastermind rounds scored as the seed did; a Hive picture, its legend,
+a stack's view and its analysis; the Connect Four analysis against
+`analyze`; Mastermind's codes still possible against `analyze`; true/false
+options kept across game families; an error cleared by the next move;
+reviewing a game; the leaderboard with two named people; a networked game whose guest
+closes the browser and gets the seat back from a new browser session; no
+horizontal scrolling at 420 px. After each game it checks that the moves
+the page shows and the moves clicked are the engine's GameString, and that
+a fresh engine accepts it. Screenshots (1400x1000 and 420x900) go to --out.
 
 Run by tests/gui_browser.rs (cargo test); needs scripts/setup-test-deps.sh.
 """
 import argparse
+import json
 import os
 import random
 import re
@@ -27,6 +38,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 SAFETY = 240  # seconds a single game may take before the test fails (a safety net)
+STACKED = 'Base;InProgress;Black[4];wS1;bB1 wS1\\;wB1 \\wS1;bQ bB1\\;wQ /wB1;bB2 /bQ;wB1 wQ'
 
 
 def log(*a):
@@ -68,6 +80,10 @@ class Helper:
         r = self.cmd('newgame ' + game_string)
         assert r and r[-1] == game_string, f'engine does not accept {game_string!r}: {r}'
 
+    def analyze(self, game_string):
+        self.cmd('newgame ' + game_string)
+        return self.cmd('analyze')[-1]
+
     def close(self):
         self.p.stdin.write('quit\n')
         self.p.stdin.flush()
@@ -94,24 +110,61 @@ def click(d, el):
     js(d, "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", el)
 
 
+def by_id(d, i):
+    return d.find_element(By.ID, i)
+
+
+def set_up(d, game_string):
+    """Pastes a GameString into "Set up a position" (opened if folded)."""
+    if not by_id(d, 'paste-box').get_attribute('open'):
+        by_id(d, 'paste-box').find_element(By.TAG_NAME, 'summary').click()
+    set_value(by_id(d, 'paste-gs'), game_string)
+    press(d, 'setup-gs')
+    wait_for(d, lambda st: st['gs'] == game_string, 'the position set up')
+
+
+def press(d, i):
+    """Clicks a button after scrolling it to the middle of the window (the
+    sticky top bar may cover one WebDriver thinks is in view)."""
+    el = by_id(d, i)
+    js(d, "arguments[0].scrollIntoView({block: 'center'})", el)
+    el.click()
+
+
 def state(d):
     # One snapshot, read at once (the page changes between two calls).
-    return js(d, "return S.state ? {gs: S.state.game_string, board: S.state.board, you: S.state.you, "
-                 "searching: !!S.state.searching, anim: !!S.anim, history: S.state.history, "
-                 "mine: myTurn() && !S.anim} : null")
+    return js(d, """const S = meeple.S; const st = S.st;
+        return st ? {gs: st.game_string, board: st.board, you: st.me.you, role: st.me.role,
+          searching: !!st.searching, anim: !!S.anim, history: st.history, paused: st.paused,
+          result: st.result, recorded: st.recorded, match: st.match, note: st.note, level: st.tree_level,
+          game_no: st.game_no,
+          mine: meeple.myTurn() && !S.anim && !S.waitingLevel} : null""")
 
 
 def over(st):
-    return bool(st and st['board'] and (st['board']['state'].endswith('Wins') or st['board']['state'] == 'Draw'))
+    return bool(st and (st['result'] or (st['board'] and (st['board']['state'].endswith('Wins') or st['board']['state'] == 'Draw'))))
 
 
-def my_turn(d):
-    return js(d, 'return myTurn() && !S.anim')
+def wait_for(d, pred, what, timeout=30):
+    t = time.time()
+    while time.time() - t < timeout:
+        st = state(d)
+        try:
+            if st is not None and pred(st):
+                return st
+        except (KeyError, TypeError):
+            pass
+        time.sleep(0.05)
+    raise AssertionError(f'timed out waiting for {what}: {state(d)}')
+
+
+def message(d):
+    return by_id(d, 'message').text
 
 
 def click_random(d, rng):
     """One random click among the highlighted choices, or the confirm."""
-    conf = d.find_element(By.ID, 'confirm')
+    conf = by_id(d, 'confirm')
     if conf.is_displayed():
         mv = conf.get_attribute('data-move')
         conf.click()
@@ -122,72 +175,108 @@ def click_random(d, rng):
     return None
 
 
-def click_move(d, mv):
-    """Enters the move `mv` by clicking its selections along the move tree."""
-    sels = js(d, """
-        const path = findPath(S.state.tree, arguments[0]);
-        if (!path) return null;
-        const out = []; let n = S.state.tree;
-        for (const i of path) { n = n.children[i]; out.push((n.select || [])[0]); }
-        return out;""", mv)
-    assert sels is not None, f'{mv} is not in the move tree'
-    for s in sels:
-        if s['kind'] == 'cell':
-            key = s['cell']
-        elif s['kind'] == 'piece':
-            key = s['piece']
-        elif s['kind'] == 'symbol':
-            key = f"{s['slot']}={s['symbol']}"
-        else:
-            key = s['label']
+def selection_key(s):
+    if s['kind'] == 'cell':
+        return s['cell']
+    if s['kind'] == 'piece':
+        return s['piece']
+    if s['kind'] == 'symbol':
+        return f"{s['slot']}={s['symbol']}"
+    return s['label']
+
+
+def click_key(d, key, what):
+    t = time.time()
+    while time.time() - t < 10:
         els = [e for e in d.find_elements(By.CSS_SELECTOR, '[data-selectable]')
                if e.get_attribute('data-selectable') == key]
-        assert els, f'nothing to click for {s} (move {mv})'
-        click(d, els[0])
-    conf = d.find_element(By.ID, 'confirm')
-    assert conf.is_displayed() and conf.get_attribute('data-move') == mv, f'confirm shows {conf.get_attribute("data-move")} for {mv}'
+        if els:
+            click(d, els[0])
+            return
+        time.sleep(0.02)
+    raise AssertionError(f'nothing to click for {key} ({what})')
+
+
+def click_move(d, mv):
+    """Enters the move `mv` by clicking its selections along the move tree;
+    a tree that comes one level at a time (big Mastermind variants) is a
+    guess entered peg by peg."""
+    if state(d)['level']:
+        for i, c in enumerate(mv):
+            click_key(d, f's{i + 1}={c}', mv)
+    else:
+        sels = js(d, """const S = meeple.S;
+            const path = meeple.findPath(S.tree, arguments[0]);
+            if (!path) return null;
+            const out = []; let n = S.tree;
+            for (const i of path) { n = n.children[i]; out.push((n.select || [])[0]); }
+            return out;""", mv)
+        assert sels is not None, f'{mv} is not in the move tree'
+        for s in sels:
+            click_key(d, selection_key(s), mv)
+    t = time.time()
+    conf = by_id(d, 'confirm')
+    while not (conf.is_displayed() and conf.get_attribute('data-move') == mv) and time.time() - t < 10:
+        time.sleep(0.02)
+    assert conf.get_attribute('data-move') == mv, f'confirm shows {conf.get_attribute("data-move")} for {mv}'
     conf.click()
     return mv
 
 
-def setup_game(d, family, players, options=None, game_type=None, pause=100):
-    Select(d.find_element(By.ID, 'family')).select_by_value(family)
+def set_value(el, value):
+    if el.tag_name == 'select':
+        Select(el).select_by_value(str(value))
+    elif el.get_attribute('type') == 'checkbox':
+        if el.is_selected() != bool(value):
+            el.click()
+    else:
+        el.clear()
+        el.send_keys(str(value))
+
+
+def setup_game(d, family, players, options=None, game_type=None, pause=100, mm=None, rounds=1, flag=False):
+    """Fills the new-game form and presses New game. A player: {} a person
+    (optional 'name', 'clock' (minutes, increment s)), or {'strategy': S,
+    'movetime': ms}."""
+    if not by_id(d, 'setup').get_attribute('open'):
+        press(d, 'setup-summary')
+    set_value(by_id(d, 'family'), family)
     if game_type:
-        e = d.find_element(By.ID, 'game-type')
-        e.clear()
-        e.send_keys(game_type)
+        set_value(by_id(d, 'game-type'), game_type)
+    for k, v in (mm or {}).items():
+        set_value(by_id(d, 'mm-' + k), v)
     for name, value in (options or {}).items():
-        e = d.find_element(By.ID, 'opt-' + name)
-        if e.tag_name == 'select':
-            Select(e).select_by_value(value)
-        else:
-            e.clear()
-            e.send_keys(value)
+        set_value(by_id(d, 'opt-' + name), value)
     for i, p in enumerate(players):
-        Select(d.find_element(By.ID, f'player-{i}')).select_by_value(p.get('strategy', 'human'))
-        mt = d.find_element(By.ID, f'movetime-{i}')
-        mt.clear()
-        mt.send_keys(str(p.get('movetime', 100)))
-    e = d.find_element(By.ID, 'pause')
-    e.clear()
-    e.send_keys(str(pause))
-    d.find_element(By.ID, 'new-game').click()
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        st = state(d)
-        if st and st['board'] and st['board']['ply'] == 0 and st['board']['family'] == family:
-            return
-        time.sleep(0.05)
-    raise AssertionError('the new game did not start')
+        set_value(by_id(d, f'player-{i}'), p.get('strategy', 'human'))
+        if 'strategy' in p:
+            set_value(by_id(d, f'time-{i}'), 'movetime')
+            set_value(by_id(d, f'movetime-{i}'), p.get('movetime', 100))
+        else:
+            set_value(by_id(d, f'name-{i}'), p.get('name', ''))
+            if 'clock' in p:
+                set_value(by_id(d, f'time-{i}'), 'clock')
+                set_value(by_id(d, f'minutes-{i}'), p['clock'][0])
+                set_value(by_id(d, f'inc-{i}'), p['clock'][1])
+            else:
+                set_value(by_id(d, f'time-{i}'), 'none')
+    if family == 'Mastermind':
+        set_value(by_id(d, 'rounds'), rounds)
+    set_value(by_id(d, 'flag'), flag)
+    set_value(by_id(d, 'pause'), pause)
+    before = (state(d) or {}).get('game_no') or 0
+    press(d, 'new-game')
+    return wait_for(d, lambda st: st['board'] and st['board']['family'] == family and st['game_no'] > before,
+                    'the new game')
 
 
 def game_moves(gs):
     return [m for m in gs.split(';')[3:] if '=' not in m]
 
 
-def play_out(drivers, rng, helper, chooser, name):
-    """Clicks until the game is over. `chooser(side)` is 'random' or
-    'helper' for a person's side. Returns (final state, moves clicked by ply)."""
+def play_out(drivers, rng, helper, chooser, name, until=over):
+    """Clicks until `until` holds. `chooser(side)` is 'random' or 'helper'
+    for a person's side. Returns (final state, moves clicked by ply)."""
     clicked = {}
     start = time.time()
     while True:
@@ -195,7 +284,7 @@ def play_out(drivers, rng, helper, chooser, name):
         progressed = False
         for d in drivers:
             st = state(d)
-            if over(st):
+            if until(st):
                 return st, clicked
             if not st or not st['board'] or not st['mine']:
                 continue
@@ -209,13 +298,12 @@ def play_out(drivers, rng, helper, chooser, name):
                 continue
             if mv is not None:
                 clicked[ply] = mv
-                # Wait for the engine to take the move.
                 t = time.time()
                 while time.time() - t < 30:
                     s2 = state(d)
-                    if s2 and s2['board'] and s2['board']['ply'] > ply:
+                    if s2 and s2['board'] and (s2['board']['ply'] > ply or s2['result']):
                         break
-                    m = d.find_element(By.ID, 'message').text
+                    m = message(d)
                     assert not m, f'{name}: the page says {m!r} after {mv}'
                     time.sleep(0.03)
             progressed = True
@@ -231,15 +319,28 @@ def check_game(d, st, clicked, helper, name):
     for ply, mv in clicked.items():
         assert moves[ply] == mv, f'{name}: clicked {mv} at ply {ply}, the GameString has {moves[ply]}'
     helper.check(gs)
-    log(f'{name}: {st["board"]["state"]} after {len(moves)} plies, {len(clicked)} clicked; {gs[:100]}')
+    log(f'{name}: {st["board"]["state"]} after {len(moves)} plies, {len(clicked)} clicked; {gs[:90]}')
 
 
-def shot(d, out, name):
-    time.sleep(0.8)  # let the last animation end
+def shot(d, out, name, narrow=True):
+    """Screenshots at 1400x1000 and (narrow) at 420x900, where nothing may
+    scroll sideways."""
+    time.sleep(0.6)  # let the last animation end
     js(d, 'window.scrollTo(0, 0)')
-    path = os.path.join(out, name + '.png')
-    d.save_screenshot(path)
-    log('screenshot', path)
+    d.save_screenshot(os.path.join(out, name + '.png'))
+    if narrow:
+        d.execute_cdp_cmd('Emulation.setDeviceMetricsOverride',
+                          {'width': 420, 'height': 900, 'deviceScaleFactor': 1, 'mobile': True})
+        try:
+            time.sleep(0.4)
+            js(d, 'window.scrollTo(0, 0)')
+            w = js(d, 'return [window.innerWidth, document.documentElement.scrollWidth, document.body.scrollWidth]')
+            assert w[0] == 420 and w[1] <= 420 and w[2] <= 420, f'{name}: the page scrolls sideways at 420 px: {w}'
+            d.save_screenshot(os.path.join(out, name + '-420.png'))
+        finally:
+            d.execute_cdp_cmd('Emulation.clearDeviceMetricsOverride', {})
+            time.sleep(0.2)
+    log('screenshot', name)
 
 
 def start_server(meeple, data_dir):
@@ -252,65 +353,301 @@ def start_server(meeple, data_dir):
     raise RuntimeError('meeple gui printed no link')
 
 
-def local_games(url, tmp, out, helper, rng):
-    d = browser(tmp)
-    try:
-        d.get(url)
-        time.sleep(0.5)
-        # The page without the key is refused.
-        games = [
-            # (name, family, players, options, chooser for people)
-            ('connect4-vs-engine', 'Connect4', [{}, {'strategy': 'perfect', 'movetime': 150}], {}, lambda s: 'random'),
-            ('connect4-hotseat', 'Connect4', [{}, {}], {}, lambda s: 'helper' if s == 0 else 'random'),
-            ('mastermind-breaker-vs-engine', 'Mastermind', [{}, {'strategy': 'entropy'}], {'Codemaker': 'random'},
-             lambda s: 'helper'),
-            ('mastermind-maker-vs-engine', 'Mastermind', [{'strategy': 'entropy', 'movetime': 200}, {}],
-             {'Codemaker': 'none'}, lambda s: 'random'),
-            ('mastermind-hotseat', 'Mastermind', [{}, {}], {'Codemaker': 'none'}, lambda s: 'random'),
-            ('hive-vs-engine', 'Hive', [{}, {'strategy': 'alphabeta', 'movetime': 150}], {}, lambda s: 'random'),
-            ('hive-hotseat', 'Hive', [{}, {}], {}, lambda s: 'helper' if s == 0 else 'random'),
-        ]
-        for name, fam, players, options, chooser in games:
-            setup_game(d, fam, players, options)
-            # A screenshot mid-game, while a move is being built.
-            st, clicked = play_out([d], rng, helper, chooser, name)
-            check_game(d, st, clicked, helper, name)
-            shot(d, out, name)
-        # Undo, save and load on a short game.
-        setup_game(d, 'Connect4', [{}, {}])
-        for mv in ['4', '4', '3']:
-            click_move(d, mv)
-            time.sleep(0.2)
-        d.find_element(By.ID, 'undo').click()
-        wait_for(d, lambda st: st['board']['ply'] == 2, 'undo')
-        e = d.find_element(By.ID, 'save-name')
-        e.clear()
-        e.send_keys('browser-test')
-        d.find_element(By.ID, 'save').click()
-        wait_for(d, lambda st: 'saved' in d.find_element(By.ID, 'message').text, 'save')
-        d.find_element(By.ID, 'abandon').click()
-        wait_for(d, lambda st: st['board'] is None, 'abandon')
-        wait_for(d, lambda st: any(o.get_attribute('value') == 'browser-test'
-                                   for o in d.find_elements(By.CSS_SELECTOR, '#saves option')), 'saves list')
-        Select(d.find_element(By.ID, 'saves')).select_by_value('browser-test')
-        d.find_element(By.ID, 'load').click()
-        wait_for(d, lambda st: st['board'] and st['history'] == ['4', '4'], 'load')
-        log('undo, save, abandon and load: ok')
-    finally:
-        d.quit()
+def set_name(d, name):
+    e = by_id(d, 'my-name')
+    e.clear()
+    e.send_keys(name + '\n')
 
 
-def wait_for(d, pred, what, timeout=30):
+def saved(data_dir, name):
+    with open(os.path.join(data_dir, 'saves', name + '.json')) as f:
+        return json.load(f)['game']
+
+
+def save(d, data_dir, name):
+    """Saves with the page's Save button; the engine's GameString (from its
+    file) must be the page's."""
+    if not by_id(d, 'table-box').get_attribute('open'):
+        d.find_element(By.CSS_SELECTOR, '#table-box summary').click()
+    set_value(by_id(d, 'save-name'), name)
+    press(d, 'save')
     t = time.time()
-    while time.time() - t < timeout:
-        st = state(d)
-        try:
-            if st is not None and pred(st):
-                return st
-        except (KeyError, TypeError):
-            pass
+    while 'saved ' + name not in message(d):
+        assert time.time() - t < 30, f'save {name}: {message(d)}'
         time.sleep(0.05)
-    raise AssertionError(f'timed out waiting for {what}')
+    shown = state(d)['gs']
+    engine = saved(data_dir, name)
+    assert shown == engine, f'the page shows {shown}, its engine saved {engine}'
+    return engine
+
+
+def load(d, name):
+    if not by_id(d, 'table-box').get_attribute('open'):
+        d.find_element(By.CSS_SELECTOR, '#table-box summary').click()
+    t = time.time()
+    while not any(o.get_attribute('value') == name for o in d.find_elements(By.CSS_SELECTOR, '#saves option')):
+        assert time.time() - t < 30, 'the saves list'
+        js(d, "meeple.send({t: 'saves'})")
+        time.sleep(0.3)
+    Select(by_id(d, 'saves')).select_by_value(name)
+    press(d, 'load')
+
+
+def local_games(d, out, helper, rng):
+    games = [
+        # (name, family, players, options, chooser for people)
+        ('connect4-vs-engine', 'Connect4', [{'name': 'Alice'}, {'strategy': 'perfect', 'movetime': 150}], {},
+         lambda s: 'random'),
+        ('connect4-hotseat', 'Connect4', [{'name': 'Alice'}, {'name': 'Bob'}], {},
+         lambda s: 'helper' if s == 0 else 'random'),
+        ('mastermind-breaker-vs-engine', 'Mastermind', [{'name': 'Alice'}, {'strategy': 'entropy'}], {},
+         lambda s: 'helper'),
+        ('mastermind-maker-vs-engine', 'Mastermind', [{'strategy': 'entropy', 'movetime': 200}, {'name': 'Alice'}],
+         {}, lambda s: 'random'),
+        ('hive-vs-engine', 'Hive', [{'name': 'Alice'}, {'strategy': 'alphabeta', 'movetime': 150}], {},
+         lambda s: 'random'),
+        ('hive-hotseat', 'Hive', [{'name': 'Alice'}, {'name': 'Bob'}], {}, lambda s: 'helper' if s == 0 else 'random'),
+    ]
+    for name, fam, players, options, chooser in games:
+        setup_game(d, fam, players, options)
+        st, clicked = play_out([d], rng, helper, chooser, name)
+        check_game(d, st, clicked, helper, name)
+        assert by_id(d, 'result').is_displayed() and by_id(d, 'result').text, f'{name}: no result in words'
+        assert not re.search(r'\b\w+Wins\b', by_id(d, 'result').text), f'{name}: {by_id(d, "result").text}'
+        shot(d, out, name)
+
+
+def interrupts(d, out, data_dir, helper, rng):
+    """Stop during a search, then Undo, New and Load, each during an
+    engine's search; the page stays in step with its engine (checked
+    through the engine's own save files); then a whole game."""
+    engines = [{'strategy': 'perfect', 'movetime': 1500}, {'strategy': 'attack', 'movetime': 1500}]
+    setup_game(d, 'Connect4', engines, pause=50)
+    wait_for(d, lambda st: st['board']['ply'] >= 1 and st['searching'], 'a search after a move')
+    press(d, 'stop')
+    press(d, 'undo')
+    st = wait_for(d, lambda st: not st['searching'] and st['paused'], 'stopped and undone')
+    save(d, data_dir, 'bt-undo')
+    # The issue's reproducer: a new game of two people after Stop.
+    setup_game(d, 'Connect4', engines, pause=0)
+    wait_for(d, lambda st: st['searching'], 'a search')
+    press(d, 'stop')
+    setup_game(d, 'Connect4', [{'name': 'Alice'}, {'name': 'Bob'}])
+    for mv in ['4', '3']:
+        click_move(d, mv)
+        wait_for(d, lambda st: st['history'][-1:] == [mv], f'move {mv}')
+        assert not message(d), f'after {mv}: {message(d)}'
+    # New during a search, then Load during a search.
+    setup_game(d, 'Connect4', engines, pause=0)
+    wait_for(d, lambda st: st['searching'], 'a search')
+    setup_game(d, 'Connect4', engines, pause=0)
+    wait_for(d, lambda st: st['searching'], 'a search in the new game')
+    load(d, 'bt-undo')
+    st = wait_for(d, lambda st: st['gs'] == saved(data_dir, 'bt-undo') and not st['searching'], 'the loaded game')
+    assert 'Loaded bt-undo' in (st['note'] or ''), st['note']
+    save(d, data_dir, 'bt-loaded')
+    # A whole game, a person against the engine, by clicking.
+    setup_game(d, 'Connect4', [{'name': 'Alice'}, {'strategy': 'attack', 'movetime': 100}])
+    st, clicked = play_out([d], rng, helper, lambda s: 'helper', 'after interrupts')
+    check_game(d, st, clicked, helper, 'after interrupts')
+    log('stop, undo, new and load during searches: in step')
+
+
+def markup_is_text(d):
+    """A strategy and a name with markup are shown as text, never run."""
+    js(d, """meeple.send({t: 'new', game_type: 'Connect4', players: [{kind: 'human'},
+        {kind: 'engine', strategy: '<img src=x onerror="window.pwned=1">'}]})""")
+    t = time.time()
+    while '<img' not in message(d):
+        assert time.time() - t < 10, message(d)
+        time.sleep(0.05)
+    assert not d.find_elements(By.CSS_SELECTOR, '#message img'), 'markup in the message became an element'
+    setup_game(d, 'Connect4', [{'name': '<i>Eve</i>'}, {'name': '<img src=x onerror=window.pwned=2>'}])
+    players = by_id(d, 'players')
+    assert '<i>Eve</i>' in players.text, players.text
+    assert not d.find_elements(By.CSS_SELECTOR, '#players i, #players img'), 'a name became markup'
+    time.sleep(0.3)
+    assert js(d, 'return window.pwned') is None, 'injected script ran'
+    press(d, 'abandon')
+    log('markup shown as text')
+
+
+def form_options(d):
+    """Switching the game family and back keeps every true/false option as
+    it was (the old page turned them all true); an error goes with the
+    next accepted action."""
+    if not by_id(d, 'setup').get_attribute('open'):
+        by_id(d, 'setup-summary').click()
+
+    def boxes():
+        return {e.get_attribute('id'): e.is_selected()
+                for e in d.find_elements(By.CSS_SELECTOR, '#setup input[type=checkbox][id^="opt-"]')}
+    set_value(by_id(d, 'family'), 'Connect4')
+    first = boxes()
+    assert first.get('opt-Weak') is False and first.get('opt-OwnBook') is True, first
+    set_value(by_id(d, 'family'), 'Hive')
+    set_value(by_id(d, 'family'), 'Connect4')
+    assert boxes() == first, (boxes(), first)
+    setup_game(d, 'Connect4', [{'name': 'Alice'}, {'name': 'Bob'}])
+    js(d, "meeple.send({t: 'play', move: '9'})")
+    wait_for(d, lambda st: message(d) != '', 'the error')
+    click_move(d, '4')
+    wait_for(d, lambda st: st['history'] == ['4'] and message(d) == '', 'the error cleared')
+    press(d, 'abandon')
+    log('form options kept across families; an error cleared by the next move')
+
+
+def mastermind_analysis(d, out, helper):
+    """Mastermind's analysis: the codes still possible (as `analyze` counts
+    them) and the engine's best guess."""
+    pos = 'Mastermind;InProgress;Breaker[3];1234;1B1W;3456;0B2W'
+    setup_game(d, 'Mastermind', [{'name': 'Alice'}, {'name': 'Bob'}])
+    set_up(d, pos)
+    press(d, 'analyse')
+    t = time.time()
+    while not (d.find_elements(By.ID, 'possible') and d.find_elements(By.ID, 'best-move')):
+        assert time.time() - t < 30, 'no Mastermind analysis'
+        time.sleep(0.1)
+    n = re.search(r'possible (?:at least )?(\d+)', helper.analyze(pos)).group(1)
+    shown = by_id(d, 'possible').text
+    assert shown.startswith(n + ' code'), (shown, n)
+    shot(d, out, 'analysis-mastermind', narrow=False)
+    log('mastermind analysis:', shown, '|', by_id(d, 'best-move').text)
+
+
+def countdown(d, out):
+    """A person's clock runs out: with loss on time, the game is lost."""
+    setup_game(d, 'Connect4', [{'name': 'Alice', 'clock': (0.05, 0)}, {'strategy': 'perfect', 'movetime': 100}],
+               flag=True)
+    st = wait_for(d, lambda st: st['result'], 'the loss on time', timeout=30)
+    assert 'ran out of time' in st['result']['text'], st['result']
+    clock = d.find_element(By.CSS_SELECTOR, '.clock[data-side="0"]').text
+    assert clock in ('0:00.0', '-0:00.0') or clock.startswith('-'), clock
+    wait_for(d, lambda st: st['recorded'], 'the record')
+    shot(d, out, 'connect4-lost-on-time', narrow=False)
+    log('countdown: lost on time,', clock)
+
+
+def mastermind_5x8(d, out, helper):
+    """Mastermind 5x8 played by clicking: its tree comes one level at a time."""
+    setup_game(d, 'Mastermind', [{'name': 'Alice'}, {'strategy': 'entropy'}], mm={'pegs': 5, 'symbols': 8})
+    st = wait_for(d, lambda st: st['level'], 'a tree by levels')
+    assert st['board']['game_type'] == 'Mastermind+5x8', st['board']['game_type']
+    st, clicked = play_out([d], random.Random(1), helper, lambda s: 'helper', 'mastermind-5x8')
+    check_game(d, st, clicked, helper, 'mastermind-5x8')
+    shot(d, out, 'mastermind-5x8')
+
+
+def mastermind_match(d, out, helper, rng):
+    """A match of 4 rounds against the engine: roles alternate, the
+    codemaker scores the rows used plus one if the code is not broken."""
+    setup_game(d, 'Mastermind', [{'name': 'Alice'}, {'strategy': 'knuth', 'movetime': 100}],
+               mm={'pegs': 3, 'symbols': 5}, rounds=4)
+    expect = [0, 0]
+    for r in range(4):
+        st = wait_for(d, lambda st: st['match'] and st['match']['round'] == r + 1 and not st['result'],
+                      f'round {r + 1}')
+        st, clicked = play_out([d], rng, helper, lambda s: 'helper' if s == 0 else 'random', f'round {r + 1}')
+        rows = (st['board']['ply'] + 1) // 2
+        broken = st['board']['state'] == 'BreakerWins'
+        maker = (1 + r) % 2  # match player 0 (Alice) breaks in rounds 1 and 3
+        expect[maker] += rows + (0 if broken else 1)
+        st = wait_for(d, lambda st: st['match']['points'] == expect, f'the score after round {r + 1}: {expect}')
+        if r == 1:
+            shot(d, out, 'mastermind-match', narrow=True)
+        if r < 3:
+            press(d, 'next-round')
+    text = by_id(d, 'match-result').text
+    a, b = expect
+    assert (str(max(a, b)) in text and str(min(a, b)) in text), (text, expect)
+    assert by_id(d, 'match-score').text.strip().endswith(f'{a} – {b} knuth'), by_id(d, 'match-score').text
+    wait_for(d, lambda st: st['recorded'] == 'the match is on the leaderboard', 'the match recorded')
+    log(f'mastermind match: {a} to {b}: {text}')
+
+
+def hive_pictures(d, out):
+    """Hive's bugs are pictures with their names; a stack opens."""
+    setup_game(d, 'Hive', [{'name': 'Alice'}, {'name': 'Bob'}])
+    set_up(d, STACKED)
+    bugs = d.find_elements(By.CSS_SELECTOR, '#board g.bug[data-kind]')
+    kinds = {b.get_attribute('data-kind') for b in bugs}
+    assert {'queen', 'beetle', 'spider'} <= kinds, kinds
+    names = [t.get_attribute('textContent') for t in d.find_elements(By.CSS_SELECTOR, '#board g.bug > title')]
+    assert 'White Beetle 1' in names and 'White Spider 1' in names, names
+    legend = by_id(d, 'legend-box')
+    legend.find_element(By.TAG_NAME, 'summary').click()
+    assert 'Queen Bee' in legend.text and 'Beetle' in legend.text, legend.text
+    badge = d.find_element(By.CSS_SELECTOR, '#board .stack-badge')
+    click(d, badge)
+    view = by_id(d, 'stack-view')
+    assert view.is_displayed(), 'no stack view'
+    items = [li.text for li in view.find_elements(By.CSS_SELECTOR, 'li')]
+    assert items == ['White Beetle 1', 'White Queen Bee'], items
+    shot(d, out, 'hive-stack')
+    press(d, 'stack-close')
+    # Hive's analysis: the best move, its line and evaluation in words.
+    press(d, 'analyse')
+    t = time.time()
+    while not d.find_elements(By.ID, 'best-move'):
+        assert time.time() - t < 30, 'no best move for Hive'
+        time.sleep(0.1)
+    text = by_id(d, 'analysis-out').text
+    assert 'Evaluation' in text, text
+    shot(d, out, 'analysis-hive', narrow=False)
+    log('hive: pictures, names, legend and the stack', items)
+
+
+def connect4_analysis(d, out, helper):
+    """The analysis board: Connect Four's seven column scores are those of
+    `analyze`; the game is reviewed move by move."""
+    pos = 'Connect4;InProgress;Red[3];4;4;3;5'
+    setup_game(d, 'Connect4', [{'name': 'Alice'}, {'name': 'Bob'}])
+    set_up(d, pos)
+    press(d, 'analyse')
+    t = time.time()
+    while not d.find_elements(By.ID, 'column-scores'):
+        assert time.time() - t < 30, 'no column scores'
+        time.sleep(0.1)
+    shown = by_id(d, 'column-scores').text.split()
+    expected = helper.analyze(pos).split()
+    assert shown == expected, f'the page shows {shown}, analyze says {expected}'
+    over_board = [g.get_attribute('data-score') for g in d.find_elements(By.CSS_SELECTOR, '#board .col-score')]
+    assert over_board == expected, over_board
+    t = time.time()
+    while not d.find_elements(By.ID, 'best-move'):
+        assert time.time() - t < 30, 'no best move'
+        time.sleep(0.1)
+    shot(d, out, 'analysis-connect4')
+    # Review: back two moves, forward one, the arrow keys, back to live.
+    press(d, 'rev-back')
+    wait_for(d, lambda st: js(d, 'return meeple.S.review && meeple.S.review.ply') == 3, 'one move back')
+    press(d, 'rev-first')
+    wait_for(d, lambda st: js(d, 'return meeple.S.review && meeple.S.review.ply') == 0, 'the start')
+    d.find_element(By.TAG_NAME, 'body').send_keys('\ue014')  # arrow right
+    wait_for(d, lambda st: js(d, 'return meeple.S.review && meeple.S.review.ply') == 1, 'one move on')
+    assert 'Reviewing' in by_id(d, 'caption').text
+    press(d, 'rev-live')
+    wait_for(d, lambda st: js(d, 'return meeple.S.review') is None, 'back to the game')
+    log('connect4 analysis:', ' '.join(shown))
+
+
+def leaderboard(d, out):
+    d.find_element(By.CSS_SELECTOR, '#leaders summary').click()
+    t = time.time()
+    while True:
+        names = [r.find_elements(By.TAG_NAME, 'td')[1].text for r in d.find_elements(By.CSS_SELECTOR, '#lb-people tr.lb-person')]
+        if 'Alice' in names and 'Bob' in names:
+            break
+        assert time.time() - t < 20, f'the leaderboard shows {names}'
+        press(d, 'lb-refresh')
+        time.sleep(0.3)
+    engines = [r.text for r in d.find_elements(By.CSS_SELECTOR, '#lb-engines tr.lb-engine')]
+    assert any('perfect' in e for e in engines), engines
+    Select(by_id(d, 'lb-game')).select_by_value('Connect4')
+    time.sleep(0.5)
+    js(d, "document.getElementById('leaders').scrollIntoView()")
+    d.save_screenshot(os.path.join(out, 'leaderboard.png'))
+    log('leaderboard:', names, engines)
 
 
 def networked_game(url, tmp, out, helper, rng):
@@ -318,36 +655,52 @@ def networked_game(url, tmp, out, helper, rng):
     try:
         host.get(url)
         time.sleep(0.5)
+        set_name(host, 'Alice')
         setup_game(host, 'Connect4', [{}, {}])
-        Select(host.find_element(By.ID, 'invite-side')).select_by_value('0')
-        host.find_element(By.ID, 'invite').click()
-        wait_for(host, lambda st: host.find_elements(By.ID, 'invite-link'), 'the invitation')
-        link = host.find_element(By.ID, 'invite-link').get_attribute('value')
-        assert re.search(r'#room=[0-9a-f]{32}$', link), link
+        by_id(host, 'table-box').find_element(By.TAG_NAME, 'summary').click()
+        Select(by_id(host, 'invite-side')).select_by_value('0')
+        press(host, 'invite')
+        t = time.time()
+        while not host.find_elements(By.ID, 'invite-link'):
+            assert time.time() - t < 10, 'no invitation'
+            time.sleep(0.05)
+        link = by_id(host, 'invite-link').get_attribute('value')
+        watch = by_id(host, 'watch-link').get_attribute('value')
+        assert re.search(r'#room=[0-9a-f]{32}&seat=[0-9a-f]{32}$', link), link
+        assert re.search(r'#room=[0-9a-f]{32}$', watch), watch
         # Without the token nobody gets in.
-        bad = re.sub(r'room=[0-9a-f]+', 'room=' + '0' * 32, link)
+        bad = re.sub(r'room=[0-9a-f]+', 'room=' + '0' * 32, watch)
         spec.get(bad)
-        time.sleep(1)
-        assert spec.find_element(By.ID, 'role').text == '', 'a wrong token got in'
+        time.sleep(1.5)
+        assert by_id(spec, 'role').text == '', 'a wrong token got in'
         guest.get(link)
         wait_for(guest, lambda st: st['you'] == [1], 'the guest seat')
+        set_name(guest, 'Bob')
         spec.get('about:blank')
-        spec.get(link)
-        wait_for(spec, lambda st: st['board'] is not None, 'the spectator')
-        assert 'spectator' in spec.find_element(By.ID, 'role').text
-        wait_for(spec, lambda st: st['you'] == [], 'spectator seats')
-        # The spectator chats; the host sees it.
-        spec.find_element(By.ID, 'chat-text').send_keys('good luck both')
-        spec.find_element(By.ID, 'chat-send').click()
-        wait_for(host, lambda st: any('good luck both' in e.text for e in host.find_elements(By.CSS_SELECTOR, '#chat .chat-line')), 'the chat')
-        # A few moves, then the guest's connection drops and rejoins.
+        spec.get(watch)
+        wait_for(spec, lambda st: st['board'] is not None and st['you'] == [], 'the spectator')
+        assert 'spectator' in by_id(spec, 'role').text
+        assert not by_id(spec, 'table-box').is_displayed(), 'the spectator sees the saves'
+        # The spectator chats; the host sees it, with markup as text.
+        by_id(spec, 'chat-text').send_keys('good luck <b>both</b>')
+        press(spec, 'chat-send')
+        t = time.time()
+        while not any('good luck <b>both</b>' in e.text for e in host.find_elements(By.CSS_SELECTOR, '#chat .chat-line')):
+            assert time.time() - t < 10, 'the chat'
+            time.sleep(0.05)
+        assert not host.find_elements(By.CSS_SELECTOR, '#chat b b'), 'chat markup became elements'
+        wait_for(host, lambda st: js(host, "return meeple.S.st.sides[1].name") == 'Bob', "the guest's name on the seat")
         clicked = {}
         for ply, (d, mv) in enumerate([(host, '4'), (guest, '3'), (host, '4')]):
             wait_for(d, lambda st: st['mine'], f'turn {ply}')
             clicked[ply] = click_move(d, mv)
             wait_for(spec, lambda st: st['board']['ply'] == ply + 1, f'ply {ply + 1} seen by the spectator')
-        guest.refresh()
-        wait_for(guest, lambda st: st['you'] == [1] and st['board']['ply'] == 3, 'the guest rejoining its seat')
+        # The guest closes the browser; a new browser session opens the link.
+        guest.quit()
+        guest = browser(tmp)
+        guest.get(link)
+        wait_for(guest, lambda st: st['you'] == [1] and st['board']['ply'] == 3, 'the guest back in its seat')
+        assert by_id(guest, 'role').text.endswith('(guest)'), by_id(guest, 'role').text
         assert not spec.find_elements(By.CSS_SELECTOR, '[data-selectable]'), 'the spectator has something to click'
         st, more = play_out([host, guest], rng, helper, lambda s: 'helper' if s == 0 else 'random', 'networked')
         clicked.update(more)
@@ -356,10 +709,13 @@ def networked_game(url, tmp, out, helper, rng):
             assert s['gs'] == st['gs'], (s['gs'], st['gs'])
         check_game(spec, st, clicked, helper, 'networked')
         shot(host, out, 'networked-host')
-        shot(spec, out, 'networked-spectator')
+        shot(spec, out, 'networked-spectator', narrow=False)
     finally:
         for d in (host, guest, spec):
-            d.quit()
+            try:
+                d.quit()
+            except WebDriverException:
+                pass
 
 
 def main():
@@ -367,17 +723,45 @@ def main():
     ap.add_argument('--meeple', required=True)
     ap.add_argument('--out', required=True)
     ap.add_argument('--seed', type=int, default=int(os.environ.get('MEEPLE_BROWSER_SEED', '14')))
+    ap.add_argument('--only', nargs='*', help='run these steps only (debugging)')
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix='meeple-browser-')
     rng = random.Random(a.seed)
-    server, url = start_server(a.meeple, os.path.join(tmp, 'data'))
+    data_dir = os.path.join(tmp, 'data')
+    server, url = start_server(a.meeple, data_dir)
     helper = Helper(a.meeple, os.path.join(tmp, 'helper-data'))
+    t0 = time.time()
     try:
         log('server', url.split('#')[0], 'seed', a.seed)
-        local_games(url, tmp, a.out, helper, rng)
-        networked_game(url, tmp, a.out, helper, rng)
-        log('browser test: ok')
+        d = browser(tmp)
+        try:
+            d.get(url)
+            time.sleep(0.5)
+            set_name(d, 'Alice')
+            steps = [
+                ('local', lambda: local_games(d, a.out, helper, rng)),
+                ('interrupts', lambda: interrupts(d, a.out, data_dir, helper, rng)),
+                ('markup', lambda: markup_is_text(d)),
+                ('form', lambda: form_options(d)),
+                ('mmanalysis', lambda: mastermind_analysis(d, a.out, helper)),
+                ('countdown', lambda: countdown(d, a.out)),
+                ('mm5x8', lambda: mastermind_5x8(d, a.out, helper)),
+                ('match', lambda: mastermind_match(d, a.out, helper, rng)),
+                ('hive', lambda: hive_pictures(d, a.out)),
+                ('analysis', lambda: connect4_analysis(d, a.out, helper)),
+                ('leaderboard', lambda: leaderboard(d, a.out)),
+            ]
+            for name, step in steps:
+                if not a.only or name in a.only:
+                    t = time.time()
+                    step()
+                    log(f'-- {name}: {time.time() - t:.0f} s')
+        finally:
+            d.quit()
+        if not a.only or 'networked' in a.only:
+            networked_game(url, tmp, a.out, helper, rng)
+        log(f'browser test: ok in {time.time() - t0:.0f} s')
     finally:
         helper.close()
         server.terminate()

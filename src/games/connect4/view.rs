@@ -49,6 +49,8 @@ pub fn board_view(g: &Connect4) -> BoardView {
                     side: Some(s),
                     label: String::new(),
                     colour: COLOURS[s].to_string(),
+                    kind: String::new(),
+                    name: String::new(),
                 })
                 .into_iter()
                 .collect();

@@ -5,7 +5,7 @@
 //! a pass is a button.
 
 use super::hex::{Cell, ORIGIN};
-use super::piece::{Piece, colour};
+use super::piece::{Bug, Piece, colour};
 use super::{Hive, Move, NO_PIECE};
 use crate::boardview::{BoardView, CellView, Geometry, PieceView, Select};
 use crate::game::{Game, Outcome};
@@ -34,13 +34,32 @@ fn cell_id(q: i32, r: i32) -> String {
     format!("{q},{r}")
 }
 
+/// A bug's picture name and its name for people.
+fn bug_words(b: Bug) -> (&'static str, &'static str) {
+    match b {
+        Bug::Queen => ("queen", "Queen Bee"),
+        Bug::Spider => ("spider", "Spider"),
+        Bug::Beetle => ("beetle", "Beetle"),
+        Bug::Grasshopper => ("grasshopper", "Grasshopper"),
+        Bug::Ant => ("ant", "Soldier Ant"),
+        Bug::Mosquito => ("mosquito", "Mosquito"),
+        Bug::Ladybug => ("ladybug", "Ladybug"),
+        Bug::Pillbug => ("pillbug", "Pillbug"),
+    }
+}
+
 fn piece_view(g: &Hive, p: Piece) -> PieceView {
-    let name = g.piece_name(p);
+    let id = g.piece_name(p);
+    let (kind, word) = bug_words(g.pieces().bug(p));
+    let number: String = id.chars().skip(2).collect();
+    let side = ["White", "Black"][colour(p)];
     PieceView {
-        id: name.clone(),
+        id: id.clone(),
         side: Some(colour(p)),
-        label: name[1..].to_string(),
+        label: id[1..].to_string(),
         colour: COLOURS[colour(p)].into(),
+        kind: kind.into(),
+        name: if number.is_empty() { format!("{side} {word}") } else { format!("{side} {word} {number}") },
     }
 }
 
@@ -114,6 +133,12 @@ mod tests {
         // The first piece sits at the origin and stays there.
         let origin = v.cells.iter().find(|c| c.id == "0,0").unwrap();
         assert_eq!(origin.pieces[0].id, "wS1");
+        assert_eq!(
+            (origin.pieces[0].kind.as_str(), origin.pieces[0].name.as_str()),
+            ("spider", "White Spider 1")
+        );
+        let q = v.hands[1].iter().find(|p| p.id == "bA1").unwrap();
+        assert_eq!((q.kind.as_str(), q.name.as_str()), ("ant", "Black Soldier Ant 1"));
         for mv in g.moves() {
             for s in selections(&g, mv) {
                 if let Some((is_cell, id)) = s.target() {

@@ -201,6 +201,10 @@ impl Game for Mastermind {
         self.secret.map(|c| format!("Secret={}", self.spec.code_text(c)))
     }
 
+    fn next_actions(&self, prefix: &[String]) -> Option<Result<Vec<crate::movetree::NextAction>, String>> {
+        view::next_actions(self, prefix)
+    }
+
     fn too_many_moves(&self) -> Option<String> {
         const MAX: u64 = 100_000;
         let n = self.spec.code_count();

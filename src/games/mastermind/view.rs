@@ -6,6 +6,7 @@
 use super::{Code, Mastermind, MmMove};
 use crate::boardview::{BoardView, CellView, Geometry, PALETTE, PieceView, RowMarks, Select};
 use crate::game::{Game, Outcome};
+use crate::movetree::NextAction;
 
 const BLANK_COLOUR: &str = "#455a64";
 
@@ -28,6 +29,8 @@ fn peg(g: &Mastermind, row: usize, slot: u8, code: Code) -> PieceView {
         side: Some(super::BREAKER),
         label: g.spec.symbol_char(k).to_string(),
         colour: colour(g, k),
+        kind: String::new(),
+        name: g.spec.symbol_name(k),
     }
 }
 
@@ -80,21 +83,56 @@ pub fn board_view(g: &Mastermind) -> BoardView {
     }
 }
 
+/// Symbol `k` at peg `i` of the next guess.
+fn guess_select(g: &Mastermind, i: u8, k: u8) -> Select {
+    let s = &g.spec;
+    Select::Symbol {
+        slot: format!("s{}", i + 1),
+        symbol: s.symbol_char(k).to_string(),
+        label: s.symbol_name(k),
+        cell: Some(cell_id(g.rows.len(), i)),
+        colour: Some(colour(g, k)),
+    }
+}
+
+/// One level of the guess's move tree without listing the codes (any
+/// variant, 10^8 codes too): the symbols the next peg may take. `None` on
+/// the maker's turn (its few feedbacks are listed).
+pub fn next_actions(g: &Mastermind, prefix: &[String]) -> Option<Result<Vec<NextAction>, String>> {
+    if g.pending.is_some() {
+        return None;
+    }
+    let s = &g.spec;
+    let mut used = Vec::new();
+    for (n, a) in prefix.iter().enumerate() {
+        let mut chars = a.chars();
+        let k = match (chars.next().and_then(|c| s.symbol_of_char(c)), chars.next()) {
+            (Some(k), None) if s.repeats || !used.contains(&k) => k,
+            _ => return Some(Err(format!("no guess begins with '{}'", prefix[..=n].join(" ")))),
+        };
+        used.push(k);
+    }
+    let i = prefix.len() as u8;
+    if i >= s.pegs {
+        return Some(Ok(Vec::new()));
+    }
+    let text: String = used.iter().map(|&k| s.symbol_char(k)).collect();
+    let last = i + 1 == s.pegs;
+    Some(Ok((0..s.symbols())
+        .filter(|k| s.repeats || !used.contains(k))
+        .map(|k| NextAction {
+            action: s.symbol_char(k).to_string(),
+            select: guess_select(g, i, k),
+            mv: last.then(|| format!("{text}{}", s.symbol_char(k))),
+            continues: !last,
+        })
+        .collect()))
+}
+
 pub fn selections(g: &Mastermind, mv: MmMove) -> Vec<Select> {
     let s = &g.spec;
     match mv {
-        MmMove::Guess(c) => (0..s.pegs)
-            .map(|i| {
-                let k = c.peg(s.pegs, i);
-                Select::Symbol {
-                    slot: format!("s{}", i + 1),
-                    symbol: s.symbol_char(k).to_string(),
-                    label: s.symbol_name(k),
-                    cell: Some(cell_id(g.rows.len(), i)),
-                    colour: Some(colour(g, k)),
-                }
-            })
-            .collect(),
+        MmMove::Guess(c) => (0..s.pegs).map(|i| guess_select(g, i, c.peg(s.pegs, i))).collect(),
         MmMove::Feedback(f) => vec![
             Select::Symbol {
                 slot: "black".into(),

@@ -1,0 +1,241 @@
+//! Time controls and the clocks of a table's two sides: a clock that
+//! counts down with an increment after each own move (minutes +
+//! increment), or a time per move; the running side's time runs out at a
+//! deadline the table waits for when loss on time is on.
+
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+/// Longest time control accepted: a day.
+pub const MAX_MS: u64 = 24 * 3600 * 1000;
+
+/// A side's time control.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum TimeControl {
+    /// No limit (the clock counts up).
+    #[default]
+    None,
+    /// `base` ms at the start, `inc` ms added after each own move.
+    Clock { base: u64, inc: u64 },
+    /// `ms` for every move.
+    Move { ms: u64 },
+}
+
+impl TimeControl {
+    /// The control with its numbers brought into range.
+    pub fn clamped(self) -> TimeControl {
+        match self {
+            TimeControl::None => TimeControl::None,
+            TimeControl::Clock { base, inc } => {
+                TimeControl::Clock { base: base.clamp(1000, MAX_MS), inc: inc.min(MAX_MS / 10) }
+            }
+            TimeControl::Move { ms } => TimeControl::Move { ms: ms.clamp(100, MAX_MS) },
+        }
+    }
+
+    fn start(self) -> Option<i64> {
+        match self {
+            TimeControl::None => None,
+            TimeControl::Clock { base, .. } => Some(base as i64),
+            TimeControl::Move { ms } => Some(ms as i64),
+        }
+    }
+
+    /// In words for a person and the results database: `5+3` (minutes +
+    /// seconds of increment), `30 s/move`, or empty.
+    pub fn text(self) -> String {
+        let num = |ms: u64, unit: u64| {
+            let v = ms as f64 / unit as f64;
+            if v.fract() == 0.0 { format!("{v:.0}") } else { format!("{v}") }
+        };
+        match self {
+            TimeControl::None => String::new(),
+            TimeControl::Clock { base, inc } => format!("{}+{}", num(base, 60_000), num(inc, 1000)),
+            TimeControl::Move { ms } => format!("{} s/move", num(ms, 1000)),
+        }
+    }
+}
+
+/// The two sides' clocks.
+#[derive(Clone, Debug)]
+pub struct Clocks {
+    tc: [TimeControl; 2],
+    /// Time left, ms (negative once run out without loss on time); `None`
+    /// without a limit, where the time used this turn is counted instead.
+    left: [Option<i64>; 2],
+    /// Time used by each side this turn, ms (for sides without a limit).
+    used: [i64; 2],
+    running: Option<(usize, Instant)>,
+    /// Loss on time.
+    pub flag: bool,
+}
+
+impl Clocks {
+    pub fn new(tc: [TimeControl; 2], flag: bool) -> Clocks {
+        Clocks { tc, left: [tc[0].start(), tc[1].start()], used: [0, 0], running: None, flag }
+    }
+
+    pub fn control(&self, side: usize) -> TimeControl {
+        self.tc[side]
+    }
+
+    /// The side whose time runs, if any.
+    pub fn running(&self) -> Option<usize> {
+        self.running.map(|(s, _)| s)
+    }
+
+    /// `side`'s time runs from `now` (nothing if it already runs).
+    pub fn start(&mut self, side: usize, now: Instant) {
+        match self.running {
+            Some((s, _)) if s == side => {}
+            Some(_) => {
+                self.stop(now);
+                self.running = Some((side, now));
+            }
+            None => self.running = Some((side, now)),
+        }
+    }
+
+    /// Stops the running time (a pause): what was used is taken off.
+    pub fn stop(&mut self, now: Instant) {
+        if let Some((s, t)) = self.running.take() {
+            let ms = now.saturating_duration_since(t).as_millis() as i64;
+            if let Some(l) = &mut self.left[s] {
+                *l -= ms;
+            }
+            self.used[s] += ms;
+        }
+    }
+
+    /// `side` has moved at `now`: its time stops, then its increment is
+    /// added (a clock) or its time per move comes back.
+    pub fn moved(&mut self, side: usize, now: Instant) {
+        if self.running() == Some(side) {
+            self.stop(now);
+        }
+        self.used[side] = 0;
+        match self.tc[side] {
+            TimeControl::Clock { inc, .. } => {
+                if let Some(l) = &mut self.left[side] {
+                    *l += inc as i64;
+                }
+            }
+            TimeControl::Move { ms } => self.left[side] = Some(ms as i64),
+            TimeControl::None => {}
+        }
+    }
+
+    /// `side`'s time left at `now` (`None`: no limit).
+    pub fn left(&self, side: usize, now: Instant) -> Option<i64> {
+        let l = self.left[side]?;
+        Some(match self.running {
+            Some((s, t)) if s == side => l - now.saturating_duration_since(t).as_millis() as i64,
+            _ => l,
+        })
+    }
+
+    /// When the running side's time runs out, if it has a limit (and it
+    /// has not run out already: then now).
+    pub fn deadline(&self) -> Option<Instant> {
+        let (s, t) = self.running?;
+        let l = self.left[s]?;
+        Some(t + Duration::from_millis(l.max(0) as u64))
+    }
+
+    /// The side whose time has run out at `now`, with loss on time.
+    pub fn flagged(&self, now: Instant) -> Option<usize> {
+        let s = self.running()?;
+        (self.flag && self.left(s, now).is_some_and(|l| l <= 0)).then_some(s)
+    }
+
+    /// `go`'s clock arguments for an engine on `side` with a clock:
+    /// `wtime`/`winc` for side 0, `btime`/`binc` for side 1 (never below
+    /// 1 ms).
+    pub fn go_args(&self, side: usize, now: Instant) -> Option<String> {
+        let TimeControl::Clock { inc, .. } = self.tc[side] else { return None };
+        let left = self.left(side, now)?.max(1);
+        let (t, i) = if side == 0 { ("wtime", "winc") } else { ("btime", "binc") };
+        Some(format!("{t} {left} {i} {inc}"))
+    }
+
+    /// For the page: each side's control and time left (or used this
+    /// turn, without a limit), which runs, and loss on time.
+    pub fn snapshot(&self, now: Instant) -> Value {
+        let used = |s: usize| match self.running {
+            Some((r, t)) if r == s => self.used[s] + now.saturating_duration_since(t).as_millis() as i64,
+            _ => self.used[s],
+        };
+        json!({
+            "tc": self.tc,
+            "text": [self.tc[0].text(), self.tc[1].text()],
+            "left": [self.left(0, now), self.left(1, now)],
+            "used": [used(0), used(1)],
+            "running": self.running(),
+            "flag": self.flag,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(t0: Instant, ms: u64) -> Instant {
+        t0 + Duration::from_millis(ms)
+    }
+
+    #[test]
+    fn a_clock_counts_down_and_gets_its_increment() {
+        let t0 = Instant::now();
+        let mut c = Clocks::new([TimeControl::Clock { base: 60_000, inc: 2000 }, TimeControl::None], true);
+        c.start(0, t0);
+        assert_eq!(c.left(0, at(t0, 1500)), Some(58_500));
+        assert_eq!(c.deadline(), Some(at(t0, 60_000)));
+        c.moved(0, at(t0, 5000));
+        assert_eq!(c.left(0, at(t0, 9000)), Some(57_000));
+        assert_eq!(c.running(), None);
+        c.start(1, at(t0, 5000));
+        assert_eq!(c.left(1, at(t0, 9000)), None);
+        assert_eq!(c.deadline(), None);
+        assert_eq!(c.snapshot(at(t0, 9000))["used"][1], 4000);
+        c.moved(1, at(t0, 9000));
+        // A pause takes off what was used and stops the time.
+        c.start(0, at(t0, 9000));
+        c.stop(at(t0, 10_000));
+        assert_eq!(c.left(0, at(t0, 99_000)), Some(56_000));
+        assert_eq!(c.go_args(0, at(t0, 99_000)).unwrap(), "wtime 56000 winc 2000");
+        assert_eq!(c.go_args(1, at(t0, 99_000)), None);
+    }
+
+    #[test]
+    fn time_per_move_comes_back_and_running_out_loses_with_flag() {
+        let t0 = Instant::now();
+        let mut c =
+            Clocks::new([TimeControl::Move { ms: 3000 }, TimeControl::Clock { base: 1000, inc: 0 }], true);
+        c.start(0, t0);
+        c.moved(0, at(t0, 2500));
+        assert_eq!(c.left(0, at(t0, 2500)), Some(3000));
+        c.start(1, at(t0, 2500));
+        assert_eq!(c.flagged(at(t0, 3000)), None);
+        assert_eq!(c.flagged(at(t0, 3500)), Some(1));
+        assert_eq!(c.deadline(), Some(at(t0, 3500)));
+        c.flag = false;
+        assert_eq!(c.flagged(at(t0, 3500)), None);
+        assert_eq!(c.left(1, at(t0, 4500)), Some(-1000));
+        assert_eq!(c.go_args(1, at(t0, 4500)).unwrap(), "btime 1 binc 0");
+    }
+
+    #[test]
+    fn controls_in_words_and_in_range() {
+        assert_eq!(TimeControl::Clock { base: 300_000, inc: 3000 }.text(), "5+3");
+        assert_eq!(TimeControl::Clock { base: 30_000, inc: 0 }.text(), "0.5+0");
+        assert_eq!(TimeControl::Move { ms: 30_000 }.text(), "30 s/move");
+        assert_eq!(TimeControl::None.text(), "");
+        assert_eq!(TimeControl::Move { ms: 1 }.clamped(), TimeControl::Move { ms: 100 });
+        let t: TimeControl = serde_json::from_str(r#"{"kind":"clock","base":60000,"inc":0}"#).unwrap();
+        assert_eq!(t, TimeControl::Clock { base: 60_000, inc: 0 });
+    }
+}

@@ -1,0 +1,86 @@
+// Networking: the WebSocket to the table, the links that reach it, and
+// the keys that keep a seat. A table is reached by its token; a seat by its
+// key, which is in the holder's own link (#room=TOKEN&seat=KEY) and kept by
+// the browser (localStorage), so closing the browser loses nothing.
+
+import { S } from './state.js';
+
+const KEY_STORE = 'meeple-key';
+const seatStore = (table) => 'meeple-seat-' + table;
+
+export function parseLink() {
+  const h = new URLSearchParams(location.hash.slice(1));
+  return { k: h.get('k'), room: h.get('room'), seat: h.get('seat') };
+}
+
+// The link that opens a new table, if this browser has seen the server's key.
+export function newTableLink() {
+  const k = S.link.k || localStorage.getItem(KEY_STORE);
+  return k ? `${location.origin}${location.pathname}#k=${k}` : null;
+}
+
+export function seatLink(table, key) {
+  return `${location.origin}${location.pathname}#room=${table}&seat=${key}`;
+}
+
+export function watchLink(table) {
+  return `${location.origin}${location.pathname}#room=${table}`;
+}
+
+let handlers = { message: () => {}, status: () => {}, fatal: () => {} };
+let opened = false, fatal = false, retry = 0;
+
+export function connect(h) {
+  handlers = h || handlers;
+  S.link = parseLink();
+  const q = new URLSearchParams();
+  if (S.link.room) {
+    q.set('room', S.link.room);
+    const me = S.link.seat || localStorage.getItem(seatStore(S.link.room));
+    if (me) q.set('me', me);
+  } else if (S.link.k) {
+    localStorage.setItem(KEY_STORE, S.link.k);
+    q.set('k', S.link.k);
+  } else {
+    handlers.fatal('Open the link printed by `meeple gui`, or an invitation.');
+    return;
+  }
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const ws = new WebSocket(`${proto}//${location.host}/ws?${q}`);
+  S.ws = ws;
+  opened = false;
+  ws.onopen = () => { opened = true; retry = 0; handlers.status('connected', 'ok'); };
+  ws.onmessage = (e) => {
+    let m;
+    try { m = JSON.parse(e.data); } catch (_) { return; }
+    if (m.t === 'fatal') { fatal = true; handlers.fatal(m.text); return; }
+    if (m.t === 'welcome') remember(m);
+    handlers.message(m);
+  };
+  ws.onclose = () => {
+    if (fatal) return;
+    if (!opened && retry >= 2) {
+      handlers.fatal('This table is gone (closed, or the link is wrong).');
+      return;
+    }
+    retry += 1;
+    handlers.status('disconnected: reconnecting…', 'bad');
+    setTimeout(() => connect(handlers), Math.min(5000, 500 * retry));
+  };
+}
+
+// The table's token and this browser's key, kept: a reload, a dropped
+// connection or a browser restart comes back to the same seat.
+function remember(m) {
+  S.table = m.table;
+  localStorage.setItem(seatStore(m.table), m.me);
+  if (!S.link.room || S.link.seat !== m.me) {
+    if (m.role !== 'spectator') history.replaceState(null, '', `#room=${m.table}&seat=${m.me}`);
+    else if (!S.link.room) history.replaceState(null, '', `#room=${m.table}`);
+    S.link = parseLink();
+  }
+}
+
+export function send(msg) {
+  if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify(msg));
+}

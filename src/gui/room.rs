@@ -1,0 +1,399 @@
+//! The people at a table: the browsers connected (the host, a guest
+//! holding the other seat of a networked game, spectators), the keys that
+//! give the seats, their names, the chat, and each browser's outbox.
+//!
+//! A seat belongs to a key. The host's key is in the host's own link; the
+//! guest seat's key is in the invitation link the host hands on, so a guest
+//! who closes the browser gets the seat back by opening the link again,
+//! from any browser. The host may free the guest seat: a new key (a new
+//! link), and whoever held the old one watches from then on.
+//!
+//! Every outbox is bounded (messages and bytes): a browser that does not
+//! read is dropped, so nothing grows without bound.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot};
+
+use super::token;
+
+/// Messages waiting for one browser before it counts as not reading.
+pub const OUTBOX_MESSAGES: usize = 256;
+/// Bytes waiting for one browser before it counts as not reading.
+pub const OUTBOX_BYTES: usize = 8 << 20;
+/// Chat lines kept for browsers that join later.
+pub const CHAT_KEPT: usize = 200;
+/// Longest chat line, in characters.
+pub const CHAT_CHARS: usize = 500;
+
+/// The table's side of a browser's outgoing queue.
+pub struct Outbox {
+    tx: mpsc::Sender<Arc<str>>,
+    bytes: Arc<AtomicUsize>,
+}
+
+/// The connection's side: what to send to the browser.
+pub struct OutboxRx {
+    rx: mpsc::Receiver<Arc<str>>,
+    bytes: Arc<AtomicUsize>,
+}
+
+/// A new outbox.
+pub fn outbox() -> (Outbox, OutboxRx) {
+    let (tx, rx) = mpsc::channel(OUTBOX_MESSAGES);
+    let bytes = Arc::new(AtomicUsize::new(0));
+    (Outbox { tx, bytes: bytes.clone() }, OutboxRx { rx, bytes })
+}
+
+impl Outbox {
+    /// Queues a message; false if the browser is gone or not reading.
+    pub fn push(&self, m: &Arc<str>) -> bool {
+        if self.bytes.load(Ordering::Relaxed) + m.len() > OUTBOX_BYTES {
+            return false;
+        }
+        match self.tx.try_send(m.clone()) {
+            Ok(()) => {
+                self.bytes.fetch_add(m.len(), Ordering::Relaxed);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+}
+
+impl OutboxRx {
+    /// The next message (`None`: the table dropped this browser).
+    pub async fn recv(&mut self) -> Option<Arc<str>> {
+        let m = self.rx.recv().await?;
+        self.bytes.fetch_sub(m.len(), Ordering::Relaxed);
+        Some(m)
+    }
+}
+
+/// Who a browser is at this table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Host,
+    Guest,
+    Spectator,
+}
+
+impl Role {
+    pub fn text(self) -> &'static str {
+        match self {
+            Role::Host => "host",
+            Role::Guest => "player",
+            Role::Spectator => "spectator",
+        }
+    }
+}
+
+/// Chat lines a browser may send at once, and per second after that.
+const CHAT_BURST: f64 = 8.0;
+const CHAT_PER_SECOND: f64 = 2.0;
+
+/// One browser.
+pub struct Member {
+    outbox: Outbox,
+    /// Dropped with the member: its connection ends at once, even while
+    /// it waits on a browser that does not read.
+    _kick: oneshot::Sender<()>,
+    pub key: String,
+    /// The name the person gave (checked), if any.
+    pub name: Option<String>,
+    /// How others see it without a name (`Guest`, `Spectator 2`).
+    pub label: String,
+    chat_tokens: f64,
+    chat_at: Instant,
+}
+
+impl Member {
+    /// The name shown in the chat.
+    pub fn shown(&self) -> String {
+        self.name.clone().unwrap_or_else(|| self.label.clone())
+    }
+}
+
+/// The browsers of a table and its seats' keys.
+pub struct Room {
+    /// The table's token (in every link to it).
+    pub token: String,
+    members: HashMap<u64, Member>,
+    pub host_key: String,
+    /// The guest seat's key, once the host has invited someone.
+    pub guest_key: Option<String>,
+    /// The last name the guest gave (kept while the guest is away).
+    pub guest_name: Option<String>,
+    /// The last name the host gave.
+    pub host_name: Option<String>,
+    spectators: usize,
+    chat: VecDeque<Value>,
+}
+
+impl Room {
+    pub fn new() -> Room {
+        Room {
+            token: token(),
+            members: HashMap::new(),
+            host_key: token(),
+            guest_key: None,
+            guest_name: None,
+            host_name: None,
+            spectators: 0,
+            chat: VecDeque::new(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.members.len()
+    }
+
+    pub fn role(&self, key: &str) -> Role {
+        if key == self.host_key {
+            Role::Host
+        } else if self.guest_key.as_deref() == Some(key) {
+            Role::Guest
+        } else {
+            Role::Spectator
+        }
+    }
+
+    pub fn member(&self, id: u64) -> Option<&Member> {
+        self.members.get(&id)
+    }
+
+    pub fn ids(&self) -> Vec<u64> {
+        self.members.keys().copied().collect()
+    }
+
+    /// True if a browser holding `key` is connected.
+    pub fn connected(&self, key: &str) -> bool {
+        self.members.values().any(|m| m.key == key)
+    }
+
+    /// A browser joins with the key it had (`me`), if any: a seat's key
+    /// takes that seat (the browser that opened the table has the host's);
+    /// anyone else watches. Returns its key and role.
+    pub fn join(
+        &mut self,
+        id: u64,
+        outbox: Outbox,
+        kick: oneshot::Sender<()>,
+        me: Option<&str>,
+    ) -> (String, Role) {
+        let key = match me {
+            Some(k) if k == self.host_key || self.guest_key.as_deref() == Some(k) => k.to_string(),
+            _ => token(),
+        };
+        let role = self.role(&key);
+        let label = match role {
+            Role::Host => "Host".to_string(),
+            Role::Guest => "Guest".to_string(),
+            Role::Spectator => {
+                self.spectators += 1;
+                format!("Spectator {}", self.spectators)
+            }
+        };
+        let name = match role {
+            Role::Host => self.host_name.clone(),
+            Role::Guest => self.guest_name.clone(),
+            Role::Spectator => None,
+        };
+        self.members.insert(
+            id,
+            Member {
+                outbox,
+                _kick: kick,
+                key: key.clone(),
+                name,
+                label,
+                chat_tokens: CHAT_BURST,
+                chat_at: Instant::now(),
+            },
+        );
+        (key, role)
+    }
+
+    pub fn leave(&mut self, id: u64) -> Option<Member> {
+        self.members.remove(&id)
+    }
+
+    /// Sets a browser's name (already checked); a seat keeps it.
+    pub fn set_name(&mut self, id: u64, name: String) {
+        let Some(m) = self.members.get_mut(&id) else { return };
+        m.name = Some(name.clone());
+        let key = m.key.clone();
+        let role = self.role(&key);
+        match role {
+            Role::Host => self.host_name = Some(name),
+            Role::Guest => self.guest_name = Some(name),
+            Role::Spectator => {}
+        }
+    }
+
+    /// The guest seat gets a new key (a new link); browsers holding the old
+    /// one watch from now on. The new key.
+    pub fn new_guest_key(&mut self) -> String {
+        let old = self.guest_key.replace(token());
+        for m in self.members.values_mut() {
+            if old.as_deref() == Some(m.key.as_str()) {
+                m.key = token();
+                self.spectators += 1;
+                m.label = format!("Spectator {}", self.spectators);
+            }
+        }
+        self.guest_name = None;
+        self.guest_key.clone().expect("set")
+    }
+
+    /// Queues a message for one browser; one that does not read is
+    /// dropped (its connection ends).
+    pub fn send(&mut self, id: u64, m: &Arc<str>) {
+        if let Some(b) = self.members.get(&id)
+            && !b.outbox.push(m)
+        {
+            log::info!("gui: dropping browser {id}: it does not read");
+            self.members.remove(&id);
+        }
+    }
+
+    /// Queues a message for every browser (see [`Room::send`]).
+    pub fn broadcast(&mut self, m: &Arc<str>) {
+        for id in self.ids() {
+            self.send(id, m);
+        }
+    }
+
+    /// Queues a message made for each browser from its key and role.
+    pub fn broadcast_with(&mut self, f: impl Fn(&str, Role) -> String) {
+        for id in self.ids() {
+            let Some(b) = self.members.get(&id) else { continue };
+            let m: Arc<str> = f(&b.key, self.role(&b.key)).into();
+            self.send(id, &m);
+        }
+    }
+
+    /// The chat so far.
+    pub fn chat(&self) -> Vec<Value> {
+        self.chat.iter().cloned().collect()
+    }
+
+    /// A chat line from a browser, cleaned and within its rate; false if
+    /// it was dropped (too fast or empty).
+    pub fn say(&mut self, id: u64, text: &str) -> bool {
+        let Some(m) = self.members.get_mut(&id) else { return false };
+        let now = Instant::now();
+        m.chat_tokens =
+            (m.chat_tokens + now.duration_since(m.chat_at).as_secs_f64() * CHAT_PER_SECOND).min(CHAT_BURST);
+        m.chat_at = now;
+        let text: String = crate::text::clean(text).chars().take(CHAT_CHARS).collect();
+        if text.trim().is_empty() || m.chat_tokens < 1.0 {
+            return false;
+        }
+        m.chat_tokens -= 1.0;
+        let from = m.shown();
+        self.push_chat(json!({"from": from, "text": text}));
+        true
+    }
+
+    /// A line from the table itself (joins, results).
+    pub fn announce(&mut self, text: &str) {
+        self.push_chat(json!({"from": "", "text": text}));
+    }
+
+    fn push_chat(&mut self, line: Value) {
+        self.chat.push_back(line.clone());
+        while self.chat.len() > CHAT_KEPT {
+            self.chat.pop_front();
+        }
+        let mut m = line;
+        m["t"] = json!("chat");
+        let m: Arc<str> = m.to_string().into();
+        self.broadcast(&m);
+    }
+}
+
+impl Default for Room {
+    fn default() -> Self {
+        Room::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn browser(room: &mut Room, id: u64, me: Option<&str>) -> (String, Role, OutboxRx) {
+        let (o, rx) = outbox();
+        let (k, _) = oneshot::channel();
+        let (key, role) = room.join(id, o, k, me);
+        (key, role, rx)
+    }
+
+    #[test]
+    fn seats_follow_their_keys() {
+        let mut r = Room::new();
+        let hk = r.host_key.clone();
+        let (host, role, _h) = browser(&mut r, 1, Some(&hk));
+        assert_eq!(role, Role::Host);
+        let (_, role, _s) = browser(&mut r, 2, None);
+        assert_eq!(role, Role::Spectator);
+        let guest = r.new_guest_key();
+        let (k, role, _g) = browser(&mut r, 3, Some(&guest));
+        assert_eq!((k.as_str(), role), (guest.as_str(), Role::Guest));
+        // The host's key from another browser is the host.
+        let (_, role, _h2) = browser(&mut r, 4, Some(&host));
+        assert_eq!(role, Role::Host);
+        // Freed: the old guest watches, its key no longer takes the seat.
+        r.set_name(3, "Ann".into());
+        assert_eq!(r.guest_name.as_deref(), Some("Ann"));
+        let fresh = r.new_guest_key();
+        assert_ne!(fresh, guest);
+        assert_eq!(r.role(&r.member(3).unwrap().key.clone()), Role::Spectator);
+        assert_eq!(r.guest_name, None);
+        let (_, role, _x) = browser(&mut r, 5, Some(&guest));
+        assert_eq!(role, Role::Spectator);
+    }
+
+    #[test]
+    fn a_browser_that_does_not_read_is_dropped() {
+        let mut r = Room::new();
+        let (_, _, mut rx) = browser(&mut r, 1, None);
+        let (_, _, _never) = browser(&mut r, 2, None);
+        let m: Arc<str> = "x".repeat(1000).into();
+        for _ in 0..OUTBOX_MESSAGES + 10 {
+            r.broadcast(&m);
+            // Browser 1 reads as it goes.
+            while let Ok(m) = rx.rx.try_recv() {
+                rx.bytes.fetch_sub(m.len(), Ordering::Relaxed);
+            }
+        }
+        assert!(r.member(1).is_some());
+        assert!(r.member(2).is_none());
+    }
+
+    #[test]
+    fn chat_is_cleaned_kept_and_rate_limited() {
+        let mut r = Room::new();
+        let hk = r.host_key.clone();
+        let (_, _, _rx) = browser(&mut r, 1, Some(&hk));
+        assert!(r.say(1, "hi\nthere"));
+        assert_eq!(r.chat()[0]["text"], "hi there");
+        assert_eq!(r.chat()[0]["from"], "Host");
+        assert!(!r.say(1, "   "));
+        let sent = (0..100).filter(|_| r.say(1, "spam")).count();
+        assert!(sent < 10, "{sent}");
+        for _ in 0..CHAT_KEPT + 5 {
+            r.announce("x");
+        }
+        assert_eq!(r.chat().len(), CHAT_KEPT);
+    }
+}

@@ -1,0 +1,347 @@
+//! `meeple gui` under hostile use, over real WebSockets (a small client
+//! written here, so a test can also send what no browser would): the cap
+//! on engine processes, tables reaped when nobody is left, a killed engine
+//! reaped and replaced, a browser that never reads while another floods
+//! (the server's memory stays flat), and a message too large refused as its
+//! header arrives.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::common::unique_dir;
+
+/// A running `meeple gui`.
+struct Server {
+    child: Child,
+    addr: String,
+    key: String,
+}
+
+impl Server {
+    fn start(tag: &str, args: &[&str]) -> Server {
+        let dir = unique_dir(&format!("meeple-gui-server-{tag}"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
+            .arg("--data-dir")
+            .arg(&dir)
+            .args(["gui", "--port", "0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start meeple gui");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        // meeple gui: open http://127.0.0.1:PORT/#k=KEY
+        let url = line.trim().rsplit(' ').next().unwrap().to_string();
+        let rest = url.strip_prefix("http://").unwrap();
+        let (addr, key) = rest.split_once("/#k=").unwrap();
+        Server { child, addr: addr.to_string(), key: key.to_string() }
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The server's resident memory, kB.
+    fn rss_kb(&self) -> u64 {
+        let s = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).unwrap();
+        let l = s.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+        l.split_whitespace().nth(1).unwrap().parse().unwrap()
+    }
+
+    /// The server's child processes and their states (`S`, `R`, `Z`, ...).
+    fn children(&self) -> Vec<(u32, char)> {
+        let mut out = Vec::new();
+        for t in std::fs::read_dir(format!("/proc/{}/task", self.pid())).unwrap().flatten() {
+            let list = std::fs::read_to_string(t.path().join("children")).unwrap_or_default();
+            for pid in list.split_whitespace().filter_map(|p| p.parse::<u32>().ok()) {
+                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+                let state = stat.rsplit(')').next().and_then(|r| r.trim().chars().next()).unwrap_or('?');
+                out.push((pid, state));
+            }
+        }
+        out
+    }
+
+    fn ws(&self, query: &str) -> Ws {
+        Ws::connect(&self.addr, &format!("/ws?{query}"))
+    }
+
+    /// A new table's WebSocket (the server's key).
+    fn table(&self) -> Ws {
+        self.ws(&format!("k={}", self.key))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Waits (polling) until `f` holds; a safety net, not a timing assertion.
+fn eventually(what: &str, mut f: impl FnMut() -> bool) {
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(60) {
+        if f() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("{what}: not within a minute");
+}
+
+/// A WebSocket client: the handshake, masked text frames out, frames in.
+struct Ws {
+    s: TcpStream,
+}
+
+impl Ws {
+    fn connect(addr: &str, path: &str) -> Ws {
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
+        .unwrap();
+        let mut head = Vec::new();
+        let mut b = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            s.read_exact(&mut b).unwrap();
+            head.push(b[0]);
+        }
+        let head = String::from_utf8_lossy(&head);
+        assert!(head.starts_with("HTTP/1.1 101"), "{head}");
+        Ws { s }
+    }
+
+    /// A frame's header and masked payload; `len` is what the header says.
+    fn frame(opcode: u8, payload: &[u8], len: u64) -> Vec<u8> {
+        let mut f = vec![0x80 | opcode];
+        match len {
+            0..=125 => f.push(0x80 | len as u8),
+            126..=65535 => {
+                f.push(0x80 | 126);
+                f.extend((len as u16).to_be_bytes());
+            }
+            _ => {
+                f.push(0x80 | 127);
+                f.extend(len.to_be_bytes());
+            }
+        }
+        let mask = [0x12u8, 0x34, 0x56, 0x78];
+        f.extend(mask);
+        f.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+        f
+    }
+
+    fn send(&mut self, v: &Value) -> std::io::Result<()> {
+        let text = v.to_string();
+        self.s.write_all(&Ws::frame(1, text.as_bytes(), text.len() as u64))
+    }
+
+    /// The next text message (`None`: closed).
+    fn recv(&mut self) -> Option<Value> {
+        loop {
+            let mut h = [0u8; 2];
+            self.s.read_exact(&mut h).ok()?;
+            let mut len = (h[1] & 0x7f) as u64;
+            if len == 126 {
+                let mut b = [0u8; 2];
+                self.s.read_exact(&mut b).ok()?;
+                len = u16::from_be_bytes(b) as u64;
+            } else if len == 127 {
+                let mut b = [0u8; 8];
+                self.s.read_exact(&mut b).ok()?;
+                len = u64::from_be_bytes(b);
+            }
+            let mut p = vec![0u8; len as usize];
+            self.s.read_exact(&mut p).ok()?;
+            match h[0] & 0x0f {
+                1 => return serde_json::from_slice(&p).ok(),
+                8 => return None,
+                _ => {}
+            }
+        }
+    }
+
+    /// The next message of type `t`.
+    fn next(&mut self, t: &str) -> Value {
+        loop {
+            let v = self.recv().unwrap_or_else(|| panic!("closed while waiting for {t}"));
+            if v["t"] == t {
+                return v;
+            }
+        }
+    }
+}
+
+/// More sessions than the cap: the cap holds and the others are told why;
+/// a table nobody is connected to is closed after --rejoin-seconds and
+/// its engine reaped, so a new table gets in.
+#[test]
+fn the_engine_cap_holds_and_abandoned_tables_are_reaped() {
+    let srv = Server::start("cap", &["--max-engines", "3", "--rejoin-seconds", "1"]);
+    let mut open = Vec::new();
+    let mut refused = 0;
+    for _ in 0..6 {
+        let mut ws = srv.table();
+        let m = ws.recv().unwrap();
+        match m["t"].as_str() {
+            Some("welcome") => open.push(ws),
+            Some("fatal") => {
+                assert!(m["text"].as_str().unwrap().contains("all 3 of its engines are in use"), "{m}");
+                refused += 1;
+            }
+            _ => panic!("{m}"),
+        }
+    }
+    assert_eq!((open.len(), refused), (3, 3));
+    assert_eq!(srv.children().len(), 3, "{:?}", srv.children());
+    // Everyone leaves: the tables close, their engines are reaped.
+    drop(open);
+    eventually("the engines reaped", || srv.children().is_empty());
+    let mut ws = srv.table();
+    assert_eq!(ws.recv().unwrap()["t"], "welcome");
+    assert_eq!(srv.children().len(), 1);
+}
+
+/// A killed engine is reaped (no zombie) and another takes its place at
+/// the same position; the table goes on.
+#[test]
+fn a_killed_engine_is_reaped_and_replaced() {
+    let srv = Server::start("kill", &[]);
+    let mut ws = srv.table();
+    ws.next("welcome");
+    ws.send(&json!({"t": "new", "game_type": "Connect4", "pause": 0,
+        "players": [{"kind": "human"}, {"kind": "human"}]}))
+        .unwrap();
+    ws.next("ok");
+    ws.send(&json!({"t": "play", "move": "4"})).unwrap();
+    ws.next("ok");
+    let [(pid, _)] = srv.children()[..] else { panic!("{:?}", srv.children()) };
+    Command::new("kill").args(["-9", &pid.to_string()]).status().unwrap();
+    let s = loop {
+        let s = ws.next("state");
+        if s["note"].as_str().is_some_and(|n| n.contains("engine stopped")) {
+            break s;
+        }
+    };
+    assert_eq!(s["game_string"], "Connect4;InProgress;Yellow[1];4");
+    eventually("the killed engine reaped", || srv.children().iter().all(|&(p, st)| p != pid && st != 'Z'));
+    assert_eq!(srv.children().len(), 1);
+    ws.send(&json!({"t": "play", "move": "3"})).unwrap();
+    let mut last = Value::Null;
+    loop {
+        let v = ws.recv().unwrap();
+        match v["t"].as_str() {
+            Some("state") => last = v,
+            Some("ok") => break,
+            _ => {}
+        }
+    }
+    assert_eq!(last["game_string"], "Connect4;InProgress;Red[2];4;3");
+}
+
+/// One browser never reads while another floods the table with messages
+/// that go to everyone: the one that does not read is dropped, and the
+/// server's memory stays flat. A frame announcing 48 MB is refused as its
+/// header arrives, before anything is buffered.
+#[test]
+fn a_browser_that_never_reads_is_dropped_and_memory_stays_flat() {
+    let srv = Server::start("flood", &[]);
+    let mut host = srv.table();
+    let w = host.next("welcome");
+    let table = w["table"].as_str().unwrap().to_string();
+    host.send(&json!({"t": "new", "game_type": "Mastermind", "pause": 0,
+        "players": [{"kind": "human"}, {"kind": "human"}]}))
+        .unwrap();
+    host.next("ok");
+    host.send(&json!({"t": "invite", "side": 0})).unwrap();
+    let key = loop {
+        let s = host.next("state");
+        if let Some(k) = s["me"]["guest_key"].as_str() {
+            break k.to_string();
+        }
+    };
+    // From here the host never reads.
+    let mut guest = srv.ws(&format!("room={table}&me={key}"));
+    guest.next("welcome");
+    let before = srv.rss_kb();
+    let mut reader = guest.s.try_clone().unwrap();
+    // The guest reads everything on a thread (it is not the one dropped).
+    let drain = std::thread::spawn(move || {
+        let mut buf = vec![0u8; 1 << 16];
+        let mut total = 0u64;
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            total += n as u64;
+        }
+        total
+    });
+    // Each name change sends the whole state (a Mastermind tree of 1296
+    // moves, about 200 KB) to every browser.
+    let t = Instant::now();
+    let mut sent = 0;
+    while sent < 3000 && t.elapsed() < Duration::from_secs(60) {
+        let v = if sent % 2 == 0 {
+            json!({"t": "name", "name": format!("flood {sent}")})
+        } else {
+            json!({"t": "chat", "text": "x".repeat(400)})
+        };
+        if guest.send(&v).is_err() {
+            break;
+        }
+        sent += 1;
+    }
+    // The host was dropped: its connection is closed by the server.
+    host.s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut closed = false;
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(60) {
+        match host.s.read(&mut buf) {
+            Ok(0) | Err(_) => {
+                closed = true;
+                break;
+            }
+            Ok(_) => {}
+        }
+    }
+    assert!(closed, "the host that never read is still connected");
+    let after = srv.rss_kb();
+    eprintln!("sent {sent} messages; server memory {before} kB before, {after} kB after");
+    assert!(after < before + 40_000, "the server grew from {before} kB to {after} kB");
+    // A 48 MB message is refused at its header: the connection closes
+    // although only 1 KB of it was sent.
+    let mut big = srv.ws(&format!("room={table}"));
+    big.next("welcome");
+    let mut f = Ws::frame(1, &[b'x'; 1024], 48 << 20);
+    f.truncate(f.len());
+    big.s.write_all(&f).unwrap();
+    big.s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let mut gone = false;
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(60) {
+        match big.s.read(&mut buf) {
+            Ok(0) | Err(_) => {
+                gone = true;
+                break;
+            }
+            Ok(_) => {}
+        }
+    }
+    assert!(gone, "a 48 MB frame was not refused");
+    assert!(srv.rss_kb() < before + 40_000);
+    drop(guest);
+    let _ = drain.join();
+}
