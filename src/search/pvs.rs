@@ -19,12 +19,13 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
 
 use rand::Rng;
 
 use crate::game::{Game, Outcome};
 use crate::search::tt::{Bound, Entry, Tt};
-use crate::search::{Score, SearchCtx, format_pv};
+use crate::search::{Score, SearchCtx, StopFlag, format_pv, usable_threads};
 
 /// Scores at or beyond `WIN - MAX_PLY` are forced wins (`WIN - plies`).
 pub const WIN: i32 = 1_000_000;
@@ -132,7 +133,17 @@ struct Shared<'a> {
     tt: &'a Tt,
     abort: AtomicBool,
     helper_nodes: AtomicU64,
+    /// The search's `stop` and deadline, which every thread watches
+    /// itself (the deadline as known at the start: after a `ponderhit`
+    /// only the main thread knows it, and sets `abort`).
+    stop: StopFlag,
+    deadline: Option<Instant>,
 }
+
+/// Nodes between two looks at the stop flag and the clock: about 0.2 ms
+/// of search.
+const POLL_NODES: u64 = 256;
+const _: () = assert!(POLL_NODES.is_power_of_two());
 
 /// One thread's searcher.
 struct Searcher<'a, G: Game, H> {
@@ -271,17 +282,22 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         self.moves[ply][i]
     }
 
+    /// Looks at the stop conditions: every thread sees `stop` and the
+    /// deadline itself (a helper does not wait for the main thread to be
+    /// scheduled), and any thread that sees one stops them all.
     fn poll(&mut self, ctx: &SearchCtx) {
+        let sh = self.shared;
         if self.main {
             if ctx.should_stop() {
-                self.shared.abort.store(true, Relaxed);
+                sh.abort.store(true, Relaxed);
             }
-        } else if let Some(n) = ctx.limits.nodes
-            && self.nodes >= n
+        } else if sh.stop.is_stopped()
+            || ctx.limits.nodes.is_some_and(|n| self.nodes >= n)
+            || sh.deadline.is_some_and(|d| Instant::now() >= d)
         {
-            self.shared.abort.store(true, Relaxed);
+            sh.abort.store(true, Relaxed);
         }
-        if self.shared.abort.load(Relaxed) {
+        if sh.abort.load(Relaxed) {
             self.stopped = true;
         }
     }
@@ -296,7 +312,7 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         beta: i32,
     ) -> i32 {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes & (POLL_NODES - 1) == 0 {
             if self.main {
                 ctx.nodes = self.nodes + self.shared.helper_nodes.load(Relaxed);
             }
@@ -596,7 +612,13 @@ pub fn search<G: Game, H: Heuristics<G>>(
     }
     tt.new_search();
     let prior: KeySet = settings.prior.iter().copied().collect();
-    let shared = Shared { tt, abort: AtomicBool::new(false), helper_nodes: AtomicU64::new(0) };
+    let shared = Shared {
+        tt,
+        abort: AtomicBool::new(false),
+        helper_nodes: AtomicU64::new(0),
+        stop: ctx.stop_flag().clone(),
+        deadline: ctx.deadline(),
+    };
     let max_depth = settings.max_depth.clamp(1, MAX_PLY as u32 - 8);
     // Root order: the table's move, then the game's order.
     let mut scores = Vec::new();
@@ -621,7 +643,7 @@ pub fn search<G: Game, H: Heuristics<G>>(
         ctx.report(1, None, format_pv(root, &[m]));
         return Some(Found { best: m, value: 0, depth: 0, pv: vec![m] });
     }
-    let threads = settings.threads.clamp(1, 64);
+    let threads = usable_threads(settings.threads);
     let start_nodes = ctx.nodes;
     let mut result: Option<Found<G::Move>> = None;
     let mut main_nodes = 0;
@@ -659,7 +681,7 @@ pub fn search<G: Game, H: Heuristics<G>>(
             // Room for the next iteration: a few times the nodes so far
             // (each iteration costs several times all before it; only
             // interior nodes store an entry).
-            tt.reserve(4 * (s.nodes + shared.helper_nodes.load(Relaxed)));
+            tt.reserve(4 * (s.nodes + shared.helper_nodes.load(Relaxed)), ctx.deadline());
             let mut delta = 40;
             let (mut lo, mut hi) = match prev {
                 Some(p) if depth >= 4 && p.abs() < WIN_THRESHOLD => (p - delta, p + delta),
