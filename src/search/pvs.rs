@@ -69,6 +69,11 @@ pub trait Heuristics<G: Game>: Sync {
     fn extend(&self, _pos: &G, _m: G::Move) -> bool {
         false
     }
+    /// Appends to `out` moves of `pos` that may end the game at once (a
+    /// quiescence search plays them at the leaves), or nothing where the
+    /// game can tell cheaply that there are none: it is asked at every
+    /// leaf.
+    fn finishing(&self, _pos: &G, _out: &mut Vec<G::Move>) {}
 }
 
 /// Settings of one search.
@@ -170,6 +175,8 @@ struct Searcher<'a, G: Game, H> {
     sort_buf: Vec<u64>,
     tmp_moves: Vec<G::Move>,
     tmp_scores: Vec<i32>,
+    /// Scratch of [`Self::leaf`].
+    fin: Vec<G::Move>,
 }
 
 impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
@@ -197,6 +204,7 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
             sort_buf: Vec::new(),
             tmp_moves: Vec::new(),
             tmp_scores: Vec::new(),
+            fin: Vec::new(),
         }
     }
 
@@ -340,7 +348,7 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
             return alpha0;
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.heur.evaluate(pos);
+            return self.leaf(pos, ply);
         }
         let is_pv = beta - alpha > 1;
         let entry = self.shared.tt.probe(key);
@@ -479,6 +487,33 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         };
         pos.undo(m);
         v
+    }
+
+    /// The value of a leaf: the evaluation, unless a move that ends the
+    /// game at once ([`Heuristics::finishing`]) wins or draws better.
+    fn leaf(&mut self, pos: &mut G, ply: usize) -> i32 {
+        let mut best = self.heur.evaluate(pos);
+        let mut fin = std::mem::take(&mut self.fin);
+        fin.clear();
+        self.heur.finishing(pos, &mut fin);
+        let me = pos.side_to_move();
+        for &m in &fin {
+            pos.play(m);
+            let v = match pos.outcome() {
+                Some(Outcome::Win(s)) if s == me => Some(WIN - ply as i32 - 1),
+                Some(Outcome::Draw) => Some(0),
+                _ => None,
+            };
+            pos.undo(m);
+            if let Some(v) = v {
+                best = best.max(v);
+                if v > 0 {
+                    break;
+                }
+            }
+        }
+        self.fin = fin;
+        best
     }
 
     /// Killer and history updates for a move that caused a cut-off.

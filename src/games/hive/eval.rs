@@ -270,6 +270,18 @@ impl Heuristics<Hive> for HiveEval {
         !qs.iter().any(|&q| next_to(q, m.to) || next_to(q, m.from) || m.from == q)
     }
 
+    /// The moves that fill the last free cell of the enemy queen, when it
+    /// has one (else nothing, told from its neighbour mask).
+    fn finishing(&self, g: &Hive, out: &mut Vec<Move>) {
+        let q = g.board.cell[(1 - g.side()) * PER_SIDE];
+        if q == NOWHERE || g.board.occupied_neighbours(q) != 5 {
+            return;
+        }
+        let ring = g.board.ring[q as usize];
+        let Some(d) = (0..6).find(|&d| ring >> d & 1 == 0) else { return };
+        g.moves_to(nb(q, d), out);
+    }
+
     /// A move that leaves a queen one cell from surrounded (its fifth
     /// neighbour arrives).
     fn extend(&self, g: &Hive, m: Move) -> bool {
