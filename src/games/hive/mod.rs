@@ -24,7 +24,9 @@ mod render;
 #[cfg(test)]
 mod rules_tests;
 mod searchbench;
+mod tune;
 mod view;
+mod weights;
 
 pub use board::Board;
 pub use gametype::{GameType, GameTypeError};
