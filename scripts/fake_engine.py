@@ -19,6 +19,11 @@ behaviour when asked to move is chosen by --mode:
   longline  prints a line of --size bytes (default 10 MB) instead of a move
   late      like good, but answers only after --delay seconds and `stop`
             is ignored (a UHP engine that cannot be stopped)
+  flood     like good, but prints `info ... score cp N` lines without pause
+            for 90 % of the search's `movetime` (default 1 s), then its move;
+            --size N pads each info line to N bytes
+  floodall  like flood, and also between searches: a thread prints `info`
+            lines without pause from the start (between whole replies)
 
 --score N adds `score cp N` to its `info` lines (for adjudication tests).
 `uci` and `ugi` switch it to UCI or UGI mode (no `ok` lines), where moves
@@ -29,9 +34,11 @@ like a Universal Hive Protocol engine.
 """
 
 import argparse
+import os
 import random
 import re
 import sys
+import threading
 import time
 
 W, H = 7, 6
@@ -208,6 +215,7 @@ def main():
     ap.add_argument("--size", type=int, default=10 << 20)
     args = ap.parse_args()
     rng = random.Random(args.seed)
+    lock = threading.RLock()
     board = None
     codemaker = "random"
     dialect = ["meeple"]
@@ -228,11 +236,12 @@ def main():
         return True
 
     def out(*lines):
-        for line in lines:
-            sys.stdout.write(line + "\n")
-        if dialect[0] == "meeple":
-            sys.stdout.write("ok\n")
-        sys.stdout.flush()
+        with lock:
+            for line in lines:
+                sys.stdout.write(line + "\n")
+            if dialect[0] == "meeple":
+                sys.stdout.write("ok\n")
+            sys.stdout.flush()
 
     def load(rest):
         """A board from `GameString` or `GameType moves m1;m2` (None + error)."""
@@ -265,7 +274,30 @@ def main():
                 return None, "invalidmove move %d: %s" % (i + 1, e)
         return new, None
 
-    def search_reply(uhp_form):
+    pad = max(0, args.size - 60) if args.size != 10 << 20 else 0
+    block = "".join("info depth %d score cp %d nodes %d nps 1 time 0%s\n"
+                    % (d % 64, d % 200 - 100, d, " string " + "x" * pad if pad else "")
+                    for d in range(1000))
+
+    def flood(limit):
+        """`info` lines as fast as the pipe takes them, until 90 % of the
+        move's time."""
+        end = time.monotonic() + 0.9 * limit
+        while time.monotonic() < end:
+            with lock:
+                sys.stdout.write(block)
+                sys.stdout.flush()
+
+    def flood_forever():
+        try:
+            while True:
+                with lock:
+                    sys.stdout.write(block)
+                    sys.stdout.flush()
+        except (OSError, ValueError):
+            os._exit(0)
+
+    def search_reply(uhp_form, limit=1.0):
         if board is None:
             return out("err no game in progress")
         if not board.legal():
@@ -277,6 +309,8 @@ def main():
                 time.sleep(3600)
         if args.mode in ("slow", "late"):
             time.sleep(args.delay)
+        if args.mode in ("flood", "floodall"):
+            flood(limit)
         if args.mode == "longline":
             sys.stdout.write("x" * args.size + "\n")
             sys.stdout.flush()
@@ -293,6 +327,8 @@ def main():
             sys.stdout.flush()
 
     out("id fake-engine v0.0.1", "games Connect4", "Connect4")
+    if args.mode == "floodall":
+        threading.Thread(target=flood_forever, daemon=True).start()
     for raw in sys.stdin:
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -354,7 +390,8 @@ def main():
         elif cmd == "show":
             out(*board.show()) if board else out("err no game in progress")
         elif cmd == "go":
-            search_reply(False)
+            m = re.search(r"\bmovetime\s+(\d+)", line)
+            search_reply(False, int(m.group(1)) / 1000.0 if m else 1.0)
         elif cmd == "bestmove":
             search_reply(True)
         elif cmd == "stop":

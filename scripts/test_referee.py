@@ -402,7 +402,23 @@ class WrongResults(Tmp):
                                "--games", "2", "--st", "0.05", "--timemargin", "0.1",
                                "--stall-timeout", "5")
         self.assertEqual(rc, 0, out)
-        self.assertEqual([(r[3], r[4]) for r in self.games()], [("B", "time")] * 2, out)
+        rows = self.games()
+        self.assertEqual([(r[3], r[4]) for r in rows], [("B", "time")] * 2, out)
+        # The message names the limit applied: the whole second it was told.
+        self.assertIn("no move within 1.000 s (told as `bestmove time 00:00:01`)", rows[0][5])
+
+    def test_uhp_seat_is_judged_by_the_whole_seconds_it_was_told(self):
+        # Issue 27 item 11: UHP's `bestmove time` has whole seconds, so
+        # st=0.1 is told as 00:00:01; a move in 0.6 s obeys it, and lost on
+        # time against 0.1 s + margin ("used 0.609 s of 1.000 s").
+        rc, out = self.referee("--engine", "name=uhp", "proto=uhp",
+                               "cmd=" + fake("--uhp", "--mode", "slow", "--delay", "0.6"),
+                               "--engine", "name=B", "cmd=" + fake("--mode", "first"),
+                               "--games", "2", "--st", "0.1", "--timemargin", "0.2",
+                               "--max-plies", "4", "--stall-timeout", "5")
+        self.assertEqual(rc, 0, out)
+        self.assertEqual([r[4] for r in self.games()], ["maxplies"] * 2, out)
+        self.assertIn("st=0.1 is told as 1 s, and the seat is judged by 1 s", out)
 
     def test_sprt_report_agrees_with_the_stop(self):
         rc, out = self.referee("--engine", "name=good", "cmd=" + fake("--seed", "11"),

@@ -14,8 +14,11 @@
 //! - [`games`]: one module per game, each implementing both traits.
 //! - [`registry`]: the list of games, the GameString loader and the
 //!   type-erased game the protocol drives; [`gamelist`], [`saves`].
+//! - [`results`]: the results database (finished games, matches, the
+//!   leaderboard); it knows no game and uses only [`text`].
 //! - [`protocol`]: the command parser and session; [`gui`]: the browser
-//!   GUI, which talks to engines only through the protocol.
+//!   GUI, which talks to engines only through the protocol; [`play`]: a
+//!   game at the terminal (`meeple play`), on an in-process session.
 
 pub mod boardview;
 pub mod engine;
@@ -26,8 +29,10 @@ pub mod gamestring;
 pub mod gui;
 pub mod movetree;
 pub mod options;
+pub mod play;
 pub mod protocol;
 pub mod registry;
+pub mod results;
 pub mod saves;
 pub mod search;
 pub mod text;

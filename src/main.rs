@@ -1,10 +1,11 @@
 //! The `meeple` binary: the protocol loop (the main job) and the
-//! subcommands `perft`, `solve`, `bench` and `book`. Games are reached only
+//! subcommands `perft`, `solve`, `gui`, `play`, `leaderboard`, `bench` and `book`. Games are reached only
 //! through the registry; each family's `bench` and `book` arguments are its
 //! own clap commands, so `--help` shows them.
 
+use std::fs;
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -22,9 +23,9 @@ use meeple::registry::{self, Family};
 struct Cli {
     /// Game type of `newgame` without argument, `position startpos` and
     /// `ucinewgame` (the default of the option UCI_Variant).
-    #[arg(long, default_value = "Connect4")]
+    #[arg(long, default_value = "Connect4", value_parser = game_type)]
     game: String,
-    /// Folder for saved games.
+    /// Folder for saved games and the results database (results.sqlite).
     #[arg(long, global = true, default_value = "meeple-data")]
     data_dir: PathBuf,
     /// Diagnostics on stderr: error, warn, info, debug, trace (RUST_LOG
@@ -59,6 +60,36 @@ enum Sub {
     },
     /// Play in the browser: serves the GUI on localhost (see README).
     Gui(meeple::gui::GuiArgs),
+    /// Play in the terminal: against the engine, two people (--hotseat), or
+    /// watch the engine play itself (--watch); results go to the
+    /// leaderboard.
+    Play(meeple::play::PlayArgs),
+    /// Show the leaderboard kept in the data folder (results.sqlite): the
+    /// people with the most wins, and each engine level's record against
+    /// people.
+    Leaderboard {
+        /// Count only the games of this family (Connect4, Hive, Mastermind).
+        #[arg(long = "game", value_name = "FAMILY")]
+        family: Option<String>,
+        /// Count only the games against this opponent: a person's NAME (or
+        /// person:NAME), engine:STRATEGY (any level) or
+        /// engine:STRATEGY:LEVEL (e.g. 'engine:perfect:movetime 300').
+        #[arg(long, value_name = "OPPONENT")]
+        vs: Option<String>,
+        /// How many people to show.
+        #[arg(long, value_name = "N", default_value_t = meeple::results::DEFAULT_TOP as u64,
+              value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        top: u64,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// A game type the registry knows (`--game`): a bad one is refused at
+/// start-up like any bad argument (exit status 2), not by every `newgame`.
+fn game_type(text: &str) -> Result<String, String> {
+    registry::new_game(text).map(|_| text.to_string())
 }
 
 /// The whole command line: the derived part plus `bench <family>` and
@@ -118,6 +149,10 @@ fn main() -> ExitCode {
             Some(Sub::Perft { game, depth, time }) => perft(&game, depth, time),
             Some(Sub::Solve { game, args }) => solve(&game, &args),
             Some(Sub::Gui(args)) => meeple::gui::run(args, cli.data_dir),
+            Some(Sub::Play(args)) => meeple::play::run(args, &cli.data_dir),
+            Some(Sub::Leaderboard { family, vs, top, json }) => {
+                leaderboard(&cli.data_dir, family.as_deref(), vs.as_deref(), top as usize, json)
+            }
             None => Ok(()),
         },
     };
@@ -190,6 +225,67 @@ fn perft(spec: &str, depth: u32, time: bool) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// `meeple leaderboard`: the tables (or JSON) of the results database;
+/// none yet is an empty table, not an error, and creates nothing.
+fn leaderboard(
+    data_dir: &Path,
+    family: Option<&str>,
+    vs: Option<&str>,
+    top: usize,
+    json: bool,
+) -> Result<(), String> {
+    use meeple::results::{Board, Filter, Opponent, Results};
+    let family = match family {
+        None => None,
+        Some(f) => Some(
+            registry::family_by_name(f.trim())
+                .ok_or_else(|| {
+                    let known: Vec<&str> = registry::families().iter().map(|f| f.name).collect();
+                    format!("unknown game family '{}' (known: {})", meeple::text::clip(f), known.join(", "))
+                })?
+                .name
+                .to_string(),
+        ),
+    };
+    let opponent = vs.map(Opponent::parse).transpose()?;
+    let filter = Filter { family, opponent };
+    let db = Results::open_existing(data_dir)?;
+    let board = match &db {
+        Some(r) => r.board(&filter, top)?,
+        None => Board::default(),
+    };
+    let path = data_dir.join(meeple::results::FILE_NAME);
+    let mut out = BufWriter::new(io::stdout().lock());
+    if json {
+        let v = serde_json::json!({
+            "database": path.display().to_string(),
+            "exists": db.is_some(),
+            "games": filter.describe(),
+            "family": filter.family,
+            "vs": filter.opponent,
+            "top": top,
+            "people": board.people,
+            "engines": board.engines,
+        });
+        writeln!(out, "{v}").map_err(|e| e.to_string())?;
+    } else {
+        if db.is_none() && fs::symlink_metadata(&path).is_err() {
+            writeln!(
+                out,
+                "No results yet: {} does not exist (games with a person in them are kept there).",
+                path.display()
+            )
+            .map_err(|e| e.to_string())?;
+        } else if db.is_none() {
+            writeln!(out, "No games recorded yet in {}.", path.display()).map_err(|e| e.to_string())?;
+        } else if board.people.is_empty() && board.engines.is_empty() {
+            writeln!(out, "No games recorded for {}.", filter.describe()).map_err(|e| e.to_string())?;
+        }
+        write!(out, "{}", board.to_table(&filter.describe(), top)).map_err(|e| e.to_string())?;
+    }
+    out.flush().map_err(|e| e.to_string())
 }
 
 fn solve(spec: &str, args: &[String]) -> Result<(), String> {

@@ -50,13 +50,14 @@ impl OptionSpec {
     }
 
     /// Parses and range-checks a value given as text.
-    /// A value holding a control character (newline, carriage return,
-    /// escape, ...) is refused: option values are echoed on protocol lines.
+    /// A value holding a control character or a line break (newline,
+    /// carriage return, escape, U+2028, ...) is refused: option values are
+    /// echoed on protocol lines.
     pub fn parse_value(&self, text: &str) -> Result<OptionValue, String> {
         let text = text.trim();
-        if text.chars().any(char::is_control) {
+        if text.chars().any(crate::text::is_unprintable) {
             return Err(format!(
-                "option {} value '{}' holds a control character",
+                "option {} value '{}' holds a control character or a line break",
                 self.name,
                 crate::text::printable(text)
             ));

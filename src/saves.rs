@@ -7,8 +7,14 @@
 //! regular files of bounded size are read, opened without following a
 //! symbolic link and without blocking (a FIFO or a device is refused); a
 //! saves folder that is itself a symbolic link is refused; no field read
-//! from a file may carry a control character, so nothing read can inject a
-//! line into the protocol output.
+//! from a file may carry a control character or a line break, so nothing
+//! read can inject a line into the protocol output.
+//!
+//! `saves` reads only what it lists: each file up to [`MAX_LISTED_BYTES`]
+//! (a larger one is listed as too large, unread), and every line of the
+//! listing starts with the word `save`, so no save name, whatever it is
+//! (`ok`, `err`, `bestmove`, ...), can start a line that reads as another
+//! kind of reply.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -16,7 +22,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use crate::text::printable;
+use crate::text::{is_unprintable, printable};
 use serde::{Deserialize, Serialize};
 
 /// The content of a save file.
@@ -40,6 +46,20 @@ pub const MAX_SAVE_BYTES: u64 = 4 << 20;
 pub const STALE_TMP: Duration = Duration::from_secs(60);
 /// `saves` lists at most this many saves.
 pub const MAX_LISTED: usize = 1000;
+/// Largest save file `saves` reads to list it (a Hive game of some 1900
+/// plies; real games are far shorter). A larger file is listed as too
+/// large without being read; `load` still reads it (up to
+/// [`MAX_SAVE_BYTES`]). With [`MAX_LISTED`] saves this bounds what one
+/// `saves` reads and replays to 16 MB (1000 Hive games of 1900 plies: 5 s
+/// on a busy machine; real saves of a few kB: milliseconds).
+pub const MAX_LISTED_BYTES: u64 = 16384;
+
+/// What reading a save found.
+enum Found {
+    Text(String),
+    /// The file is larger than the limit of the read (its size): not read.
+    TooLarge(u64),
+}
 
 /// Checks a save name: 1..64 of `A-Z a-z 0-9 _ - .`, not starting with `.`.
 pub fn check_name(name: &str) -> Result<(), String> {
@@ -57,9 +77,10 @@ pub fn check_name(name: &str) -> Result<(), String> {
     }
 }
 
-/// The first field of `file` holding a control character, if any.
+/// The first field of `file` holding a control character or a line
+/// break, if any.
 fn control_field(file: &SaveFile) -> Option<String> {
-    let bad = |s: &str| s.chars().any(char::is_control);
+    let bad = |s: &str| s.chars().any(is_unprintable);
     if bad(&file.format) {
         return Some("format".into());
     }
@@ -175,9 +196,10 @@ impl Saves {
         }
     }
 
-    /// The bytes of a save: a regular file of at most [`MAX_SAVE_BYTES`],
-    /// opened without following a link and without blocking.
-    fn read_file(&self, name: &str) -> Result<String, String> {
+    /// The bytes of a save: a regular file of at most `limit` bytes,
+    /// opened without following a link and without blocking; a larger one
+    /// is not read.
+    fn read_file(&self, name: &str, limit: u64) -> Result<Found, String> {
         let path = self.path(name);
         if !self.check_dir()? {
             return Err(format!("no saved game named '{name}'"));
@@ -200,36 +222,27 @@ impl Saves {
         if !m.is_file() {
             return Err(format!("save '{name}' is not a regular file: refused"));
         }
-        if m.len() > MAX_SAVE_BYTES {
-            return Err(format!("save '{name}' is too large ({} bytes, at most {MAX_SAVE_BYTES})", m.len()));
+        if m.len() > limit {
+            return Ok(Found::TooLarge(m.len()));
         }
         let mut bytes = Vec::new();
-        f.take(MAX_SAVE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read save '{name}': {e}"))?;
-        if bytes.len() as u64 > MAX_SAVE_BYTES {
-            return Err(format!("save '{name}' is too large (more than {MAX_SAVE_BYTES} bytes)"));
+        f.take(limit + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read save '{name}': {e}"))?;
+        if bytes.len() as u64 > limit {
+            // It grew since it was looked at.
+            return Ok(Found::TooLarge(bytes.len() as u64));
         }
-        String::from_utf8(bytes).map_err(|_| format!("save '{name}' is corrupt: not UTF-8"))
+        String::from_utf8(bytes).map(Found::Text).map_err(|_| format!("save '{name}' is corrupt: not UTF-8"))
     }
 
     /// Reads and checks a save.
     pub fn load(&self, name: &str) -> Result<SaveFile, String> {
         check_name(name)?;
-        let text = self.read_file(name)?;
-        let file: SaveFile = serde_json::from_str(&text)
-            .map_err(|e| format!("save '{name}' is corrupt: {}", printable(&e.to_string())))?;
-        if let Some(field) = control_field(&file) {
-            return Err(format!("save '{name}' is corrupt: {field} holds a control character"));
+        match self.read_file(name, MAX_SAVE_BYTES)? {
+            Found::Text(text) => parse(name, &text),
+            Found::TooLarge(n) => {
+                Err(format!("save '{name}' is too large ({n} bytes or more, at most {MAX_SAVE_BYTES})"))
+            }
         }
-        if file.format != FORMAT || file.version != VERSION {
-            return Err(format!(
-                "save '{name}' is not a meeple save of version {VERSION} (format '{}', version {})",
-                crate::text::clip(&file.format),
-                file.version
-            ));
-        }
-        Ok(file)
     }
 
     /// Names of all saves, sorted.
@@ -248,33 +261,55 @@ impl Saves {
         v
     }
 
-    /// The lines of the `saves` command: `<name> <GameString>` for each
-    /// save, the GameString the public one of the loaded game (a hidden
-    /// secret is not shown), or `<name> unreadable: <why>`; at most
-    /// [`MAX_LISTED`] saves, then one line telling how many more there are.
-    /// No line holds a control character.
+    /// The lines of the `saves` command, one per save, each starting with
+    /// the word `save` (so no name can make a line read as another kind of
+    /// reply): `save <name> <GameString>`, the GameString the public one of
+    /// the loaded game (a hidden secret is not shown); `save <name>
+    /// unreadable: <why>`; or `save <name> too large to list (<N> bytes)`
+    /// for a file over [`MAX_LISTED_BYTES`], which is not read. At most
+    /// [`MAX_LISTED`] saves, then one line `more <N> saves not listed`. No
+    /// line holds a control character or a line break.
     pub fn listing(&self) -> Vec<String> {
         let names = self.list();
-        let mut out: Vec<String> = names
-            .iter()
-            .take(MAX_LISTED)
-            .map(|n| {
-                let shown = self.load(n).and_then(|f| {
-                    crate::registry::load_with_defaults(&f.game)
-                        .map(|g| g.game_string())
-                        .map_err(|e| format!("bad game: {e}"))
-                });
-                match shown {
-                    Ok(gs) => printable(&format!("{n} {gs}")),
-                    Err(e) => printable(&format!("{n} unreadable: {e}")),
-                }
-            })
-            .collect();
+        let mut out: Vec<String> = names.iter().take(MAX_LISTED).map(|n| self.list_line(n)).collect();
         if names.len() > MAX_LISTED {
-            out.push(format!("... and {} more saves not listed", names.len() - MAX_LISTED));
+            out.push(format!("more {} saves not listed", names.len() - MAX_LISTED));
         }
         out
     }
+
+    /// The listing line of save `name` (a valid name), from a bounded read.
+    fn list_line(&self, name: &str) -> String {
+        let shown = self.read_file(name, MAX_LISTED_BYTES).and_then(|read| match read {
+            Found::TooLarge(n) => Ok(format!("too large to list ({n} bytes)")),
+            Found::Text(text) => parse(name, &text).and_then(|f| {
+                crate::registry::load_with_defaults(&f.game)
+                    .map(|g| g.game_string())
+                    .map_err(|e| format!("bad game: {e}"))
+            }),
+        });
+        match shown {
+            Ok(s) => printable(&format!("save {name} {s}")),
+            Err(e) => printable(&format!("save {name} unreadable: {e}")),
+        }
+    }
+}
+
+/// Parses and checks the text of save `name`.
+fn parse(name: &str, text: &str) -> Result<SaveFile, String> {
+    let file: SaveFile = serde_json::from_str(text)
+        .map_err(|e| format!("save '{name}' is corrupt: {}", printable(&e.to_string())))?;
+    if let Some(field) = control_field(&file) {
+        return Err(format!("save '{name}' is corrupt: {field} holds a control character"));
+    }
+    if file.format != FORMAT || file.version != VERSION {
+        return Err(format!(
+            "save '{name}' is not a meeple save of version {VERSION} (format '{}', version {})",
+            crate::text::clip(&file.format),
+            file.version
+        ));
+    }
+    Ok(file)
 }
 
 #[cfg(test)]
@@ -418,7 +453,11 @@ mod hostile_tests {
         assert!(zero.unwrap_err().contains("symbolic link"));
         assert!(out.unwrap_err().contains("symbolic link"));
         assert!(big.unwrap_err().contains("too large"));
-        assert!(listing.iter().all(|l| l.contains(" unreadable: ")), "{listing:?}");
+        assert!(listing.contains(&format!("save big too large to list ({} bytes)", MAX_SAVE_BYTES + 1)));
+        assert!(
+            listing.iter().filter(|l| !l.starts_with("save big ")).all(|l| l.contains(" unreadable: ")),
+            "{listing:?}"
+        );
         assert_eq!(listing.len(), 3 + have_fifo as usize);
         fs::remove_dir_all(&d).unwrap();
     }
@@ -466,10 +505,60 @@ mod hostile_tests {
         s.save("c4", &file("Connect4;InProgress;Yellow[1];4")).unwrap();
         s.save("bad", &file("Connect4;InProgress;Yellow[1];9")).unwrap();
         let listing = s.listing();
-        assert_eq!(listing[0].split_once(' ').unwrap().0, "bad");
-        assert!(listing[0].starts_with("bad unreadable: "), "{listing:?}");
-        assert_eq!(listing[1], "c4 Connect4;InProgress;Yellow[1];4");
-        assert_eq!(listing[2], "mm Mastermind;InProgress;Breaker[2];1122;1B1W");
+        assert!(listing[0].starts_with("save bad unreadable: "), "{listing:?}");
+        assert_eq!(listing[1], "save c4 Connect4;InProgress;Yellow[1];4");
+        assert_eq!(listing[2], "save mm Mastermind;InProgress;Breaker[2];1122;1B1W");
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    /// Issue 27 item 2: a save named like a reply word made a listing line
+    /// that read as that reply (`err Connect4;...`).
+    #[test]
+    fn names_that_are_reply_words_list_safely() {
+        let d = tempdir("words");
+        let s = Saves::new(&d);
+        let words = ["ok", "err", "invalidmove", "bestmove", "info", "readyok", "uciok", "ugiok", "id"];
+        for w in words {
+            s.save(w, &file("Connect4;InProgress;Yellow[1];4")).unwrap();
+        }
+        // Planted on disk, unreadable or too large: the same.
+        fs::write(d.join("saves/option.json"), "{").unwrap();
+        fs::write(d.join("saves/response.json"), vec![b' '; MAX_LISTED_BYTES as usize + 1]).unwrap();
+        let listing = s.listing();
+        assert_eq!(listing.len(), words.len() + 2);
+        for l in &listing {
+            let mut w = l.split(' ');
+            assert_eq!(w.next(), Some("save"), "{l}");
+            assert!(w.next().is_some_and(|n| check_name(n).is_ok()), "{l}");
+        }
+        assert!(listing.contains(&"save ok Connect4;InProgress;Yellow[1];4".to_string()));
+        assert!(listing.iter().any(|l| l.starts_with("save option unreadable: ")), "{listing:?}");
+        assert!(listing.iter().any(|l| l.starts_with("save response too large to list (")), "{listing:?}");
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    /// Issue 27 item 4: `saves` read and replayed every file whole (20
+    /// files of 4 MB: 10.6 s, 222 MB). A file over the listing's limit is
+    /// listed from its size alone: even one that is not a save at all.
+    #[test]
+    fn the_listing_reads_only_what_it_shows() {
+        let d = tempdir("bounded");
+        let s = Saves::new(&d);
+        s.save("small", &file("Connect4;InProgress;Yellow[1];4")).unwrap();
+        // Valid JSON around a game that would fail: were it read, the
+        // line would say why.
+        let mut big = serde_json::to_string(&file("Connect4;InProgress;Yellow[1];9")).unwrap();
+        big.push_str(&" ".repeat(MAX_LISTED_BYTES as usize));
+        fs::write(d.join("saves/big.json"), &big).unwrap();
+        assert_eq!(s.load("big").unwrap().game, "Connect4;InProgress;Yellow[1];9", "load still reads it");
+        let listing = s.listing();
+        assert_eq!(
+            listing,
+            vec![
+                format!("save big too large to list ({} bytes)", big.len()),
+                "save small Connect4;InProgress;Yellow[1];4".to_string()
+            ]
+        );
         fs::remove_dir_all(&d).unwrap();
     }
 }

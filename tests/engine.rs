@@ -294,7 +294,7 @@ fn save_and_load() {
         e.one("options get Strategy"),
         "Strategy;enum;defense;perfect;perfect;attack;random;defense;neutral"
     );
-    assert_eq!(e.cmd("saves"), vec!["game1 Connect4;InProgress;Red[3];4;4;5;3"]);
+    assert_eq!(e.cmd("saves"), vec!["save game1 Connect4;InProgress;Red[3];4;4;5;3"]);
     // A corrupt file is an error, and nothing changes.
     std::fs::write(e.data_dir.join("saves/broken.json"), "{\"format\": 1").unwrap();
     let before = e.snapshot();
@@ -302,7 +302,7 @@ fn save_and_load() {
     assert_eq!(e.snapshot(), before);
     let listing = e.cmd("saves");
     assert_eq!(listing.len(), 2);
-    assert!(listing[0].starts_with("broken unreadable:"));
+    assert!(listing[0].starts_with("save broken unreadable:"));
     // A save survives the process.
     let dir = e.data_dir.clone();
     drop(e.stdin.take());

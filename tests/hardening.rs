@@ -147,7 +147,7 @@ fn a_hostile_saves_folder_neither_hangs_nor_escapes() {
     }
     let r = e.cmd("saves");
     assert!(r.iter().all(|l| !l.chars().any(char::is_control) && l != "ok"), "{r:?}");
-    assert!(r.iter().any(|l| l.starts_with("g Connect4;")), "{r:?}");
+    assert!(r.iter().any(|l| l.starts_with("save g Connect4;")), "{r:?}");
     assert_eq!(r.len(), 6 + fifo as usize, "{r:?}");
     assert!(!r.iter().any(|l| l.starts_with("bestmove")));
     assert_eq!(e.snapshot(), before);
@@ -165,6 +165,6 @@ fn saves_hide_the_secret() {
     e.one("play 1122");
     e.one("save s");
     let r = e.cmd("saves");
-    assert_eq!(r, vec!["s Mastermind;InProgress;Maker[1];1122".to_string()]);
+    assert_eq!(r, vec!["save s Mastermind;InProgress;Maker[1];1122".to_string()]);
     assert!(!r[0].contains("Secret"));
 }

@@ -9,6 +9,8 @@ The games of all pairings are interleaved (game number g is game g // P of
 pairing g % P, P pairings) so that the ratings grow evenly.
 """
 
+import math
+import os
 import queue
 import socket
 import sys
@@ -18,7 +20,7 @@ import traceback
 from .arbiter import Arbiter
 from .errors import RefereeError
 from .game import GameAborted, play_game
-from .gamestring import is_mastermind
+from .gamestring import GameString, is_mastermind
 from .clocks import Limits
 from .rating import pentanomial, rating_lines, sprt_state, table_lines
 from .seats import EngineSeat, PersonSeat, SeatSpec
@@ -200,6 +202,9 @@ class Match:
         return [i for i in range(self.total) if i not in done]
 
     def run(self):
+        if self.settings.pgnout:
+            self.sync_pgn()
+        self.warn_uhp_seconds()
         todo = self.pending()
         self.done = self.total - len(todo)
         if self.cluster is not None:
@@ -339,7 +344,7 @@ class Match:
                 line += "  %s %.1f/%d" % (a, score, len(rows))
             self.say(line)
             if self.settings.pgnout:
-                self._write_pgn(index, seats, record, result)
+                self._append_pgn([self._pgn_text(self._pgn_row(index))])
             text = "Game over: %s (%s)" % (result, why)
             for s in seats:
                 s.game_over(text)
@@ -360,26 +365,101 @@ class Match:
                                         % (model, "H1" if llr >= hi else "H0", llr))
                     self.stop.set()
 
-    def _write_pgn(self, index, seats, record, result):
-        first = record["first_seat"]
-        from .gamestring import GameString
-        final = GameString(record["final"])
-        lim = [seats[first].limits if not seats[first].is_person else Limits(),
-               seats[1 - first].limits if not seats[1 - first].is_person else Limits()]
-        tc = [x.pgn_text() for x in lim]
+    # -- PGN ------------------------------------------------------------
+    # A game's PGN is made from its row in the database, after the row is
+    # committed: the same text whenever it is made, so that a resumed match
+    # can tell which stored games the file holds.
+
+    PGN_COLUMNS = ("game_index, first_player, second_player, result, reason, final, started,"
+                   " secret")
+
+    def _pgn_row(self, index):
+        with self.lock:
+            return self.conn.execute(
+                "SELECT %s FROM games WHERE tournament_id = ? AND game_index = ?"
+                % self.PGN_COLUMNS, (self.tid, index)).fetchone()
+
+    def _seat_tc(self, name):
+        spec = next((s for s in self.specs if s.name == name), None)
+        if spec is None or spec.kind != "engine":
+            return Limits().pgn_text()
+        return spec.limits(self.settings.st, self.settings.tc, self.settings.timemargin).pgn_text()
+
+    def _pgn_text(self, row):
+        index, white, black, result, reason, final_text, started, secret = row
+        final = GameString(final_text)
+        tc = [self._seat_tc(white), self._seat_tc(black)]
         tags = {"Event": "meeple referee tournament %d" % self.tid, "Site": "?",
-                "Date": record["started"][:10].replace("-", "."),
-                "Round": str(index + 1), "White": seats[first].name,
-                "Black": seats[1 - first].name, "Result": result,
+                "Date": (started or "????-??-??")[:10].replace("-", "."),
+                "Round": str(index + 1), "White": white, "Black": black, "Result": result,
                 "GameType": final.game_type,
                 "TimeControl": tc[0] if tc[0] == tc[1] else "?",
-                "Termination": pgn.TERMINATION.get(record["reason"], "unterminated")}
+                "Termination": pgn.TERMINATION.get(reason, "unterminated")}
         if tc[0] != tc[1]:
             tags["WhiteTimeControl"], tags["BlackTimeControl"] = tc
-        if record.get("secret"):
-            tags["Secret"] = record["secret"]
+        if secret:
+            tags["Secret"] = secret
+        return pgn.game_text(tags, final.moves)
+
+    def _append_pgn(self, texts):
+        path = self.settings.pgnout
         try:
-            with open(self.settings.pgnout, "a", encoding="utf-8") as f:
-                f.write(pgn.game_text(tags, final.moves))
+            with open(path, "ab") as f:
+                f.write("".join(texts).encode("utf-8"))
         except OSError as e:
-            raise RefereeError("cannot write %s: %s" % (self.settings.pgnout, e.strerror))
+            raise RefereeError("cannot write %s: %s" % (path, e.strerror))
+
+    def sync_pgn(self):
+        """Every game stored in the database is in the PGN file, once: a
+        referee killed between a game's commit and its PGN write (or in the
+        middle of it) left the file short. The file's last record, when it
+        is the beginning of a stored game's text (a write cut short), is cut
+        off; then the stored games the file does not hold are appended, in
+        order. Records of other tournaments and other text are left alone,
+        and a second run changes nothing."""
+        path = self.settings.pgnout
+        rows = self.conn.execute(
+            "SELECT %s FROM games WHERE tournament_id = ? ORDER BY game_index"
+            % self.PGN_COLUMNS, (self.tid,)).fetchall()
+        if not rows:
+            return
+        expected = [(r[0], self._pgn_text(r).encode("utf-8")) for r in rows]
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except FileNotFoundError:
+            data = b""
+        except OSError as e:
+            raise RefereeError("cannot read %s: %s" % (path, e.strerror))
+        starts = pgn.record_starts(data)
+        records = [data[a:b] for a, b in zip(starts, starts[1:] + [len(data)])]
+        texts = {text for _, text in expected}
+        if records and records[-1] not in texts and any(t.startswith(records[-1]) for t in texts):
+            try:
+                os.truncate(path, starts[-1])
+            except OSError as e:
+                raise RefereeError("cannot repair %s: %s" % (path, e.strerror))
+            records.pop()
+        present = set(records)
+        missing = [text for _, text in expected if text not in present]
+        if missing:
+            self._append_pgn([t.decode("utf-8") for t in missing])
+            self.say("PGN %s: %d stored game%s added (written before a kill, or not at all)"
+                     % (path, len(missing), "" if len(missing) == 1 else "s"))
+
+    def warn_uhp_seconds(self):
+        """UHP's `bestmove time hh:mm:ss` has whole seconds: say what a UHP
+        seat with a finer limit is told (and judged by)."""
+        for spec in self.specs:
+            if spec.kind != "engine" or spec.proto != "uhp":
+                continue
+            lim = spec.limits(self.settings.st, self.settings.tc, self.settings.timemargin)
+            if lim.st is not None and lim.st != int(lim.st):
+                told = max(1, int(math.ceil(lim.st - 1e-9)))
+                self.say("Note: %s speaks UHP, whose `bestmove time` has whole seconds: st=%g is"
+                         " told as %d s, and the seat is judged by %d s (+ its margin)"
+                         % (spec.name, lim.st, told, told))
+            elif lim.tc:
+                self.say("Note: %s speaks UHP, which has no clock: each move it is told the"
+                         " time left on its clock, rounded up to whole seconds, and is judged"
+                         " by that" % spec.name)

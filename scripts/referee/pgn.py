@@ -63,6 +63,20 @@ def game_text(tags, moves):
     return "\n".join(lines) + "\n\n"
 
 
+def record_starts(data):
+    """Where the games of a PGN file's bytes begin: 0, and after every
+    blank line that a tag line follows (`game_text` ends each game with a
+    blank line and starts the next with a tag)."""
+    if not data:
+        return []
+    starts = [0]
+    i = data.find(b"\n\n[")
+    while i >= 0:
+        starts.append(i + 2)
+        i = data.find(b"\n\n[", i + 2)
+    return starts
+
+
 TAG_RE = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 BOARD_STATES = ("WhiteWins", "BlackWins", "Draw", "InProgress", "NotStarted")

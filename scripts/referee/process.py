@@ -1,11 +1,19 @@
-"""A child process speaking a line protocol, its lines bounded in length.
+"""A child process speaking a line protocol, its lines and its backlog
+bounded.
 
-A reader thread puts each line with its arrival time on a queue. A line
-longer than MAX_LINE bytes is not kept: the queue gets OVERLONG instead and
-the rest of that line is skipped, so an engine printing a 200 MB line costs
-the referee MAX_LINE bytes, not 200 MB.
+A reader thread puts each line with its arrival time in a `Lines` store. A
+line longer than MAX_LINE bytes is not kept: the store gets OVERLONG
+instead and the rest of that line is skipped, so an engine printing a
+200 MB line costs the referee MAX_LINE bytes, not 200 MB. A run of `info`
+lines not yet taken is kept as at most two lines (the last one with a
+score, and the last one), so an engine that prints `info` lines without
+pause costs a few lines, not one per line; other lines wait up to
+MAX_BACKLOG bytes, past which the reader waits (and the child, its pipe
+full, with it). A reply is collected up to MAX_REPLY bytes (`info` lines
+left out).
 """
 
+import collections
 import queue
 import shlex
 import subprocess
@@ -16,6 +24,89 @@ from .errors import SeatFailure
 
 MAX_LINE = 1 << 16
 OVERLONG = "\x00overlong line"
+MAX_BACKLOG = 1 << 22
+MAX_REPLY = 1 << 22
+
+
+def is_info(line):
+    return line is not None and line.startswith("info")
+
+
+class Lines:
+    """Lines read from a child and not yet taken, bounded (see the module's
+    doc): `put` (the reader thread), `get`/`get_nowait` (queue.Queue's
+    names; queue.Empty when there is none), `close` (drops what comes
+    later and frees a waiting reader).
+
+    A run of consecutive `info` lines not yet taken is kept as the last of
+    them for which score_of(line) is not None, then the last of them (one
+    line if they are the same): whoever reads the run in order sees the
+    score it would have seen reading every line."""
+
+    def __init__(self, score_of=None, cap=MAX_BACKLOG):
+        self.score_of = score_of
+        self.cap = cap
+        self.items = collections.deque()  # (line, arrival time)
+        self.bytes = 0
+        self.closed = False
+        self.cond = threading.Condition()
+
+    def _scored(self, line):
+        return self.score_of is not None and self.score_of(line) is not None
+
+    def put(self, item):
+        line = item[0]
+        size = len(line) if line else 0
+        with self.cond:
+            if is_info(line):
+                # The run at the tail: at most two lines, the scored one
+                # first.
+                run = []
+                while self.items and is_info(self.items[-1][0]):
+                    run.append(self.items.pop())
+                run.reverse()
+                for old in run:
+                    self.bytes -= len(old[0])
+                scored = [old for old in run if self._scored(old[0])]
+                keep = [] if self._scored(line) or not scored else [scored[-1]]
+                for old in keep:
+                    self.items.append(old)
+                    self.bytes += len(old[0])
+            else:
+                while (not self.closed and self.bytes > 0
+                       and self.bytes + size > self.cap):
+                    self.cond.wait()
+            if self.closed:
+                return
+            self.items.append(item)
+            self.bytes += size
+            self.cond.notify_all()
+
+    def get(self, timeout=None):
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self.cond:
+            while not self.items:
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    raise queue.Empty
+                self.cond.wait(remaining)
+            item = self.items.popleft()
+            if item[0]:
+                self.bytes -= len(item[0])
+            self.cond.notify_all()
+            return item
+
+    def get_nowait(self):
+        return self.get(0)
+
+    def qsize(self):
+        with self.cond:
+            return len(self.items)
+
+    def close(self):
+        with self.cond:
+            self.closed = True
+            self.cond.notify_all()
 
 # Set by a cluster's worker (worker.py): on Linux its children get SIGKILL
 # when the thread that started them ends, even when the worker is killed,
@@ -72,7 +163,10 @@ def split_command(cmd):
 class Process:
     """A child whose stdout is read line by line on a thread."""
 
-    def __init__(self, cmd, cwd=None, label="engine", stderr=None, max_line=MAX_LINE):
+    def __init__(self, cmd, cwd=None, label="engine", stderr=None, max_line=MAX_LINE,
+                 score_of=None):
+        """score_of(info line): its score or None; a run of `info` lines
+        not yet read keeps the last one with a score (see Lines)."""
         self.label = label
         self.max_line = max_line
         args = split_command(cmd) if isinstance(cmd, str) else list(cmd)
@@ -87,7 +181,7 @@ class Process:
                 preexec_fn=_die_with_parent() if DIE_WITH_PARENT else None)
         except OSError as e:
             raise SeatFailure("crash", "cannot start %s (%s): %s" % (label, cmd, e))
-        self.lines = queue.Queue()
+        self.lines = Lines(score_of, max(MAX_BACKLOG, max_line + 1))
         self.reader = threading.Thread(
             target=read_bounded_lines,
             args=(self.proc.stdout, lambda line: self.lines.put((line, time.monotonic())),
@@ -119,22 +213,32 @@ class Process:
         return item
 
     def pending(self):
-        """The lines already read but not asked for."""
+        """The lines already read but not asked for (those there when
+        called: a child that keeps printing does not keep this going); the
+        end of its output is a crash."""
         out = []
-        while True:
+        for _ in range(self.lines.qsize()):
             try:
                 item = self.lines.get_nowait()
             except queue.Empty:
-                return out
+                break
             if item[0] == OVERLONG:
                 raise SeatFailure("desync", "%s: a line longer than %d bytes"
                                   % (self.label, self.max_line))
+            if item[0] is None:
+                raise SeatFailure("crash", "%s: exited (status %s)"
+                                  % (self.label, self.status()))
             out.append(item[0])
+        return out
 
     def read_until(self, done, timeout, what):
-        """Lines up to and including the one for which done(line) is true."""
+        """Lines up to and including the one for which done(line) is true,
+        `info` lines left out; more than MAX_REPLY bytes of them is a
+        desync."""
         deadline = time.monotonic() + timeout
         out = []
+        size = 0
+        limit = max(MAX_REPLY, self.max_line + 1)
         while True:
             try:
                 line, _ = self.next_line(deadline)
@@ -143,9 +247,16 @@ class Process:
                                   % (self.label, what, timeout))
             if line is None:
                 raise SeatFailure("crash", "%s: exited (status %s)" % (self.label, self.status()))
-            out.append(line)
             if done(line):
+                out.append(line)
                 return out
+            if is_info(line):
+                continue
+            size += len(line) + 1
+            if size > limit:
+                raise SeatFailure("desync", "%s: more than %d bytes of reply to %s"
+                                  % (self.label, limit, what))
+            out.append(line)
 
     def reply(self, timeout, what="a command"):
         """Lines up to the terminating `ok` (meeple and UHP framing)."""
@@ -177,9 +288,11 @@ class Process:
                 self.proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
                 self.kill()
+        self.lines.close()
         self._close_pipes()
 
     def kill(self):
+        self.lines.close()
         if self.proc.poll() is None:
             self.proc.kill()
         try:

@@ -175,7 +175,8 @@ class EngineSeat:
         self.codemaker = None
         try:
             self.proc = Process(self.spec.cmd, cwd=self.spec.dir, label=self.name,
-                                stderr=None if self.settings.engine_stderr else subprocess.DEVNULL)
+                                stderr=None if self.settings.engine_stderr else subprocess.DEVNULL,
+                                score_of=parse_score)
         except SeatFailure as e:
             self.broken = True
             raise RefereeError("engine %s does not start: %s" % (self.name, e.detail))
@@ -233,6 +234,8 @@ class EngineSeat:
         client, proc = self.client, self.proc
         clock = ctx.clocks[ctx.me]
         fields = go_fields(ctx.clocks, ctx.me, ctx.first_seat)
+        # The seat is judged by the time it was told, which UHP can only
+        # say in whole seconds (`bestmove time 00:00:01` for st=0.1).
         allowed = client.search_time(fields, clock.allowed())
         margin = self.limits.timemargin
         stall = self.settings.stall_timeout
@@ -256,8 +259,9 @@ class EngineSeat:
                     # UHP cannot be stopped: the time is lost now, and the
                     # engine restarted before its next game.
                     self.dirty = True
-                    raise SeatFailure("time", "%s: no move within %.3f s (+%.3f margin)"
-                                      % (self.name, allowed, margin))
+                    raise SeatFailure("time", "%s: no move within %s (+%.3f margin)"
+                                      % (self.name, told_text(client, allowed, lines[-1]),
+                                         margin))
                 stopped = True
                 proc.send(client.stop_line)
                 deadline = time.monotonic() + stall
@@ -294,9 +298,10 @@ class EngineSeat:
         used = arrived - start
         if not move or move in ("(none)", "0000"):
             raise SeatFailure("error", "%s gave no move to %r" % (self.name, lines[-1]))
-        if late or clock.late(used):
-            failure = SeatFailure("time", "%s used %.3f s of %.3f s (+%.3f margin)"
-                                  % (self.name, used, allowed or 0, margin))
+        if late or (allowed is not None and used > allowed + margin):
+            failure = SeatFailure("time", "%s used %.3f s of %s (+%.3f margin)"
+                                  % (self.name, used, told_text(client, allowed, lines[-1]),
+                                     margin))
             failure.move, failure.used = move, used
             raise failure
         return move, used, score
@@ -310,6 +315,15 @@ class EngineSeat:
                 self.proc.kill()  # it may be busy or out of step: no `quit`
             else:
                 self.proc.close()
+
+
+def told_text(client, allowed, line):
+    """The limit a seat was judged by, as a time-loss message names it:
+    `1.000 s` (told as `bestmove time 00:00:01` for a UHP seat)."""
+    text = "%.3f s" % (allowed or 0)
+    if client.stop_line is None and line.startswith("bestmove time"):
+        text += " (told as `%s`)" % line
+    return text
 
 
 def check_engine_seats(seat_data, settings):

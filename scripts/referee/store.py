@@ -12,6 +12,7 @@ import json
 import os
 import sqlite3
 import time
+import urllib.parse
 
 from .errors import RefereeError, UsageError
 from .gamestring import GameString
@@ -72,12 +73,28 @@ def _locked(e):
     return isinstance(e, sqlite3.OperationalError) and "locked" in str(e).lower()
 
 
+def hot_journal(path):
+    """True if `path` has a rollback journal left by a write that did not
+    finish (a referee killed mid-transaction): SQLite rolls it back on the
+    first read, which needs write access."""
+    journal = path + "-journal"
+    return os.path.exists(journal) and os.path.getsize(journal) > 0
+
+
 def check_db(path):
-    """Refuses a file that is not a sound SQLite database, reading only."""
+    """Refuses a file that is not a sound SQLite database. It writes
+    nothing of its own, but a database left with a hot journal by a process
+    killed mid-write is opened read-write, so that SQLite rolls the
+    unfinished transaction back (a read-only check cannot, and would fail
+    on every retry)."""
     if not os.path.exists(path):
         return
+    directory = os.path.dirname(os.path.abspath(path))
+    writable = os.access(path, os.W_OK) and os.access(directory, os.W_OK)
+    uri = "file:%s?mode=%s" % (urllib.parse.quote(os.path.abspath(path)),
+                               "rw" if writable else "ro")
     try:
-        conn = sqlite3.connect("file:%s?mode=ro" % os.path.abspath(path), uri=True, timeout=0.5)
+        conn = sqlite3.connect(uri, uri=True, timeout=0.5)
         try:
             row = conn.execute("PRAGMA quick_check(1)").fetchone()
         finally:
@@ -85,6 +102,11 @@ def check_db(path):
     except sqlite3.DatabaseError as e:
         if _locked(e):
             return  # checked again, with the wait, when opened
+        if hot_journal(path):
+            raise UsageError("database %s has an unfinished write of a killed process (%s-journal)"
+                             " that cannot be rolled back%s: %s"
+                             % (path, path, "" if writable else " (the file or its folder is "
+                                "not writable)", e))
         raise UsageError("database %s is corrupt or not a SQLite file: %s" % (path, e))
     if not row or row[0] != "ok":
         raise UsageError("database %s is corrupt: %s" % (path, row[0] if row else "?"))

@@ -77,7 +77,7 @@ fn read_pipe(tx: mpsc::Sender<Event>) {
     loop {
         match reader.next_line() {
             Ok(Some(l)) => {
-                let permit = budget.acquire(l.len());
+                let permit = budget.acquire(l.held());
                 if tx.send(Event::Input(l, Some(permit))).is_err() {
                     return;
                 }

@@ -1,9 +1,12 @@
 //! Reading protocol lines safely: bounded length, UTF-8 checked, never
-//! buffering more than the limit whatever the input; and the input budget
-//! that gives back-pressure: the reader thread takes a share of a fixed
-//! budget for every line and waits while the lines not yet run hold it
-//! all, so a client that writes without reading stops being read and the
-//! engine's memory stays flat.
+//! buffering more than the limit whatever the input (a longer line is
+//! dropped as it streams in, only counted); and the input budget that gives
+//! back-pressure: the reader thread takes a share of a fixed budget for
+//! every line and waits while the lines not yet run hold it all, so a
+//! client that writes without reading stops being read and the engine's
+//! memory stays flat. A line's share is reckoned from the text it holds:
+//! a refused line holds none, so no single line can take the whole budget
+//! and leave a `stop` behind it unread.
 
 use std::io::{self, BufRead};
 use std::sync::{Arc, Condvar, Mutex};
@@ -58,9 +61,13 @@ impl<R: BufRead> LineReader<R> {
                 Some(p) => (&chunk[..p], Some(p + 1)),
                 None => (chunk, None),
             };
-            len += part.len();
+            len = len.saturating_add(part.len());
             if len <= self.max {
                 buf.extend_from_slice(part);
+            } else if buf.capacity() > 0 {
+                // Over the limit: what was kept goes at once, and the rest
+                // of the line is only counted as it streams past.
+                buf = Vec::new();
             }
             let consumed = done.unwrap_or(chunk.len());
             self.inner.consume(consumed);
@@ -135,17 +142,15 @@ impl Drop for Permit {
 }
 
 impl InputLine {
-    /// Bytes of input the line took.
-    pub fn len(&self) -> usize {
+    /// Bytes of text the line holds while it waits for its turn: what its
+    /// share of the input budget is reckoned from. A refused line (too
+    /// long, not UTF-8) holds none: its bytes were dropped as they were
+    /// read, and only its error message waits.
+    pub fn held(&self) -> usize {
         match self {
             InputLine::Line(l) => l.len(),
-            InputLine::TooLong(n) => *n,
-            InputLine::NotUtf8 => 0,
+            InputLine::TooLong(_) | InputLine::NotUtf8 => 0,
         }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 
@@ -173,6 +178,33 @@ mod tests {
         let big = b.acquire(1 << 20);
         drop(big);
         assert_eq!(b.used(), 0);
+    }
+
+    /// Issue 27 item 1: a refused line longer than the whole budget took
+    /// it all, so the `stop` behind it waited for a share forever (the
+    /// engine went deaf). Its share is now the fixed cost of its message.
+    #[test]
+    fn a_refused_line_takes_no_share_of_its_length() {
+        let b = Budget::new(INPUT_BUDGET);
+        let mut input = vec![b'x'; INPUT_BUDGET + 1000];
+        input.extend_from_slice(b"\nstop\n");
+        let mut r = LineReader::new(io::BufReader::new(&input[..]));
+        let long = r.next_line().unwrap().unwrap();
+        assert_eq!(long, InputLine::TooLong(INPUT_BUDGET + 1000));
+        // Held by the queue (a search runs): the line's permit.
+        let _queued = b.acquire(long.held());
+        assert!(b.used() <= LINE_COST, "{}", b.used());
+        let stop = r.next_line().unwrap().unwrap();
+        assert_eq!(stop, InputLine::Line("stop".into()));
+        // Taken at once, not after the search.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let b2 = b.clone();
+        std::thread::spawn(move || {
+            let p = b2.acquire(stop.held());
+            let _ = tx.send(());
+            drop(p);
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(30)).expect("stop gets its share at once");
     }
 
     fn lines(input: &[u8], max: usize) -> Vec<InputLine> {

@@ -176,8 +176,11 @@ function fillSaves(list) {
   const sel = $('saves');
   sel.innerHTML = '<option value="">(saved games)</option>';
   for (const line of list || []) {
-    const name = line.split(' ')[0];
-    const o = document.createElement('option'); o.value = name; o.textContent = line.slice(0, 60); sel.appendChild(o);
+    // `save <name> <GameString>` (protocol.md, section 7).
+    if (!line.startsWith('save ')) continue;
+    const rest = line.slice(5);
+    const name = rest.split(' ')[0];
+    const o = document.createElement('option'); o.value = name; o.textContent = rest.slice(0, 60); sel.appendChild(o);
   }
 }
 

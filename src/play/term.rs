@@ -1,0 +1,217 @@
+//! The terminal of `meeple play`: lines read with line editing, history
+//! and completion of the legal moves and commands (rustyline) when the
+//! input is a terminal, plain lines otherwise (echoed after the prompt, so
+//! a piped game reads as a transcript); Ctrl-C as a flag while the engine
+//! thinks and as an event at the prompt; the thinking line (a spinner with
+//! the depth and time) drawn over itself only on a terminal.
+
+use std::io::{self, IsTerminal, StdinLock, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use rustyline::completion::Completer;
+use rustyline::error::ReadlineError;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::history::DefaultHistory;
+use rustyline::validate::Validator;
+use rustyline::{CompletionType, Config, Context, Editor, Helper};
+
+use crate::protocol::input::{InputLine, LineReader};
+
+/// Lines kept for the arrows and Ctrl-R.
+const MAX_HISTORY: usize = 1000;
+
+/// What the person gave at a prompt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    Line(String),
+    /// Ctrl-C at the prompt.
+    Interrupt,
+    /// Ctrl-D, or the end of piped input.
+    Eof,
+}
+
+/// Completion: the whole line so far against the legal moves and the
+/// commands (a Hive move is two words: `wA1 -bQ`).
+struct Words {
+    words: Arc<Mutex<Vec<String>>>,
+}
+
+impl Completer for Words {
+    type Candidate = String;
+
+    fn complete(&self, line: &str, pos: usize, _: &Context<'_>) -> rustyline::Result<(usize, Vec<String>)> {
+        let typed = line[..pos].to_lowercase();
+        let words = self.words.lock().unwrap_or_else(|p| p.into_inner());
+        let found = words.iter().filter(|w| w.to_lowercase().starts_with(&typed)).cloned().collect();
+        Ok((0, found))
+    }
+}
+
+impl Hinter for Words {
+    type Hint = String;
+}
+impl Highlighter for Words {}
+impl Validator for Words {}
+impl Helper for Words {}
+
+/// The terminal.
+pub struct Term {
+    /// ANSI colours in the output.
+    pub color: bool,
+    /// Output is a terminal (the thinking line is redrawn in place).
+    pub live: bool,
+    /// Input is a terminal: lines are read with the line editor.
+    editing: bool,
+    /// The lines typed, for the arrows and Ctrl-R.
+    history: Vec<String>,
+    words: Arc<Mutex<Vec<String>>>,
+    interrupted: Arc<AtomicBool>,
+    /// Input that is not a terminal: bounded lines.
+    pipe: Option<LineReader<StdinLock<'static>>>,
+}
+
+impl Term {
+    /// The terminal of this process; Ctrl-C (SIGINT) is caught from now
+    /// on: it sets a flag instead of ending the process.
+    pub fn new(color: bool) -> Term {
+        let interrupted = Arc::new(AtomicBool::new(false));
+        if let Err(e) = signal_hook::flag::register(signal_hook::consts::SIGINT, interrupted.clone()) {
+            log::warn!("cannot catch Ctrl-C: {e}");
+        }
+        Term {
+            color,
+            live: io::stdout().is_terminal(),
+            editing: io::stdin().is_terminal(),
+            history: Vec::new(),
+            words: Arc::new(Mutex::new(Vec::new())),
+            interrupted,
+            pipe: None,
+        }
+    }
+
+    /// True if a person types at a terminal (names are asked, Tab
+    /// completes).
+    pub fn interactive(&self) -> bool {
+        self.editing
+    }
+
+    /// What Tab completes from now on.
+    pub fn set_words(&self, words: Vec<String>) {
+        *self.words.lock().unwrap_or_else(|p| p.into_inner()) = words;
+    }
+
+    /// Reads a line after `prompt`.
+    pub fn read(&mut self, prompt: &str) -> Input {
+        self.interrupted.store(false, Ordering::SeqCst);
+        if !self.editing {
+            return self.read_plain(prompt);
+        }
+        // The line editor exists only while a line is read: it takes the
+        // process's SIGINT handler while it exists (and gives it back when
+        // dropped), so that Ctrl-C during a search reaches our flag.
+        let config = Config::builder().completion_type(CompletionType::List).auto_add_history(false).build();
+        let mut editor: Editor<Words, DefaultHistory> = match Editor::with_config(config) {
+            Ok(e) => e,
+            Err(e) => {
+                log::warn!("no line editing: {e}");
+                self.editing = false;
+                return self.read_plain(prompt);
+            }
+        };
+        editor.set_helper(Some(Words { words: self.words.clone() }));
+        for h in &self.history {
+            let _ = editor.add_history_entry(h.as_str());
+        }
+        let got = editor.readline(prompt);
+        drop(editor);
+        match got {
+            Ok(line) => {
+                if !line.trim().is_empty() && self.history.last() != Some(&line) {
+                    self.history.push(line.clone());
+                    if self.history.len() > MAX_HISTORY {
+                        self.history.remove(0);
+                    }
+                }
+                Input::Line(line)
+            }
+            Err(ReadlineError::Interrupted) => Input::Interrupt,
+            Err(_) => Input::Eof,
+        }
+    }
+
+    /// A line of input that is not a terminal, echoed after the prompt.
+    fn read_plain(&mut self, prompt: &str) -> Input {
+        print!("{prompt}");
+        let _ = io::stdout().flush();
+        let pipe = self.pipe.get_or_insert_with(|| LineReader::new(io::stdin().lock()));
+        loop {
+            return match pipe.next_line() {
+                Ok(Some(InputLine::Line(line))) => {
+                    println!("{line}");
+                    Input::Line(line)
+                }
+                Ok(Some(InputLine::TooLong(n))) => {
+                    println!("(a line of {n} bytes, too long: ignored)");
+                    continue;
+                }
+                Ok(Some(InputLine::NotUtf8)) => {
+                    println!("(a line that is not UTF-8: ignored)");
+                    continue;
+                }
+                Ok(None) | Err(_) => {
+                    println!();
+                    Input::Eof
+                }
+            };
+        }
+    }
+
+    /// True once if Ctrl-C was pressed since the last call (or prompt).
+    pub fn take_interrupt(&self) -> bool {
+        self.interrupted.swap(false, Ordering::SeqCst)
+    }
+
+    /// Prints lines.
+    pub fn say(&self, text: &str) {
+        let mut o = io::stdout().lock();
+        let _ = writeln!(o, "{}", text.trim_end_matches('\n')).and_then(|_| o.flush());
+    }
+
+    /// Draws the thinking line over the previous one (on a terminal only).
+    pub fn status(&self, text: &str) {
+        if self.live {
+            let mut o = io::stdout().lock();
+            let _ = write!(o, "\r{text}\x1b[K").and_then(|_| o.flush());
+        }
+    }
+
+    /// Clears the thinking line.
+    pub fn clear_status(&self) {
+        if self.live {
+            let mut o = io::stdout().lock();
+            let _ = write!(o, "\r\x1b[K").and_then(|_| o.flush());
+        }
+    }
+}
+
+/// True if colours are wanted: `--color always`, or `auto` on a terminal
+/// without `NO_COLOR` (https://no-color.org: set and not empty).
+pub fn want_color(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    }
+}
+
+/// `--color`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
