@@ -10,8 +10,8 @@ pub mod tt;
 
 use std::cell::Cell;
 use std::fmt;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
@@ -111,6 +111,17 @@ impl fmt::Display for Report {
         }
         Ok(())
     }
+}
+
+/// Threads a search of `asked` threads starts: no more than the machine
+/// runs at once (`std::thread::available_parallelism`, which counts the
+/// CPUs this process may use), and at least one. More threads than cores
+/// only take turns: each must be scheduled to see a stop, and with 64 of
+/// them on 2 busy cores a `stop` took seconds.
+pub fn usable_threads(asked: usize) -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    asked.clamp(1, cores.max(1))
 }
 
 /// Shared stop signal of a running search.
@@ -226,7 +237,7 @@ impl<'a> SearchCtx<'a> {
     }
 
     /// The deadline, once pondering is over.
-    fn deadline(&self) -> Option<Instant> {
+    pub fn deadline(&self) -> Option<Instant> {
         if self.deadline.get().is_none() && self.limits.movetime.is_some() && !self.progress.is_pondering() {
             // After `ponderhit` the move's time runs from now (a limit too
             // far away to be told stays `None`).

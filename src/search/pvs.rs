@@ -19,12 +19,13 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
 
 use rand::Rng;
 
 use crate::game::{Game, Outcome};
 use crate::search::tt::{Bound, Entry, Tt};
-use crate::search::{Score, SearchCtx, format_pv};
+use crate::search::{Score, SearchCtx, StopFlag, format_pv, usable_threads};
 
 /// Scores at or beyond `WIN - MAX_PLY` are forced wins (`WIN - plies`).
 pub const WIN: i32 = 1_000_000;
@@ -68,6 +69,11 @@ pub trait Heuristics<G: Game>: Sync {
     fn extend(&self, _pos: &G, _m: G::Move) -> bool {
         false
     }
+    /// Appends to `out` moves of `pos` that may end the game at once (a
+    /// quiescence search plays them at the leaves), or nothing where the
+    /// game can tell cheaply that there are none: it is asked at every
+    /// leaf.
+    fn finishing(&self, _pos: &G, _out: &mut Vec<G::Move>) {}
 }
 
 /// Settings of one search.
@@ -132,7 +138,17 @@ struct Shared<'a> {
     tt: &'a Tt,
     abort: AtomicBool,
     helper_nodes: AtomicU64,
+    /// The search's `stop` and deadline, which every thread watches
+    /// itself (the deadline as known at the start: after a `ponderhit`
+    /// only the main thread knows it, and sets `abort`).
+    stop: StopFlag,
+    deadline: Option<Instant>,
 }
+
+/// Nodes between two looks at the stop flag and the clock: about 0.2 ms
+/// of search.
+const POLL_NODES: u64 = 256;
+const _: () = assert!(POLL_NODES.is_power_of_two());
 
 /// One thread's searcher.
 struct Searcher<'a, G: Game, H> {
@@ -159,6 +175,8 @@ struct Searcher<'a, G: Game, H> {
     sort_buf: Vec<u64>,
     tmp_moves: Vec<G::Move>,
     tmp_scores: Vec<i32>,
+    /// Scratch of [`Self::leaf`].
+    fin: Vec<G::Move>,
 }
 
 impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
@@ -186,6 +204,7 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
             sort_buf: Vec::new(),
             tmp_moves: Vec::new(),
             tmp_scores: Vec::new(),
+            fin: Vec::new(),
         }
     }
 
@@ -271,17 +290,22 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         self.moves[ply][i]
     }
 
+    /// Looks at the stop conditions: every thread sees `stop` and the
+    /// deadline itself (a helper does not wait for the main thread to be
+    /// scheduled), and any thread that sees one stops them all.
     fn poll(&mut self, ctx: &SearchCtx) {
+        let sh = self.shared;
         if self.main {
             if ctx.should_stop() {
-                self.shared.abort.store(true, Relaxed);
+                sh.abort.store(true, Relaxed);
             }
-        } else if let Some(n) = ctx.limits.nodes
-            && self.nodes >= n
+        } else if sh.stop.is_stopped()
+            || ctx.limits.nodes.is_some_and(|n| self.nodes >= n)
+            || sh.deadline.is_some_and(|d| Instant::now() >= d)
         {
-            self.shared.abort.store(true, Relaxed);
+            sh.abort.store(true, Relaxed);
         }
-        if self.shared.abort.load(Relaxed) {
+        if sh.abort.load(Relaxed) {
             self.stopped = true;
         }
     }
@@ -296,7 +320,7 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         beta: i32,
     ) -> i32 {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes & (POLL_NODES - 1) == 0 {
             if self.main {
                 ctx.nodes = self.nodes + self.shared.helper_nodes.load(Relaxed);
             }
@@ -324,7 +348,7 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
             return alpha0;
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.heur.evaluate(pos);
+            return self.leaf(pos, ply);
         }
         let is_pv = beta - alpha > 1;
         let entry = self.shared.tt.probe(key);
@@ -465,6 +489,33 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         v
     }
 
+    /// The value of a leaf: the evaluation, unless a move that ends the
+    /// game at once ([`Heuristics::finishing`]) wins or draws better.
+    fn leaf(&mut self, pos: &mut G, ply: usize) -> i32 {
+        let mut best = self.heur.evaluate(pos);
+        let mut fin = std::mem::take(&mut self.fin);
+        fin.clear();
+        self.heur.finishing(pos, &mut fin);
+        let me = pos.side_to_move();
+        for &m in &fin {
+            pos.play(m);
+            let v = match pos.outcome() {
+                Some(Outcome::Win(s)) if s == me => Some(WIN - ply as i32 - 1),
+                Some(Outcome::Draw) => Some(0),
+                _ => None,
+            };
+            pos.undo(m);
+            if let Some(v) = v {
+                best = best.max(v);
+                if v > 0 {
+                    break;
+                }
+            }
+        }
+        self.fin = fin;
+        best
+    }
+
     /// Killer and history updates for a move that caused a cut-off.
     fn cut_off(&mut self, ply: usize, m: G::Move, depth: i32) {
         let k = &mut self.killers[ply];
@@ -596,7 +647,13 @@ pub fn search<G: Game, H: Heuristics<G>>(
     }
     tt.new_search();
     let prior: KeySet = settings.prior.iter().copied().collect();
-    let shared = Shared { tt, abort: AtomicBool::new(false), helper_nodes: AtomicU64::new(0) };
+    let shared = Shared {
+        tt,
+        abort: AtomicBool::new(false),
+        helper_nodes: AtomicU64::new(0),
+        stop: ctx.stop_flag().clone(),
+        deadline: ctx.deadline(),
+    };
     let max_depth = settings.max_depth.clamp(1, MAX_PLY as u32 - 8);
     // Root order: the table's move, then the game's order.
     let mut scores = Vec::new();
@@ -621,7 +678,7 @@ pub fn search<G: Game, H: Heuristics<G>>(
         ctx.report(1, None, format_pv(root, &[m]));
         return Some(Found { best: m, value: 0, depth: 0, pv: vec![m] });
     }
-    let threads = settings.threads.clamp(1, 64);
+    let threads = usable_threads(settings.threads);
     let start_nodes = ctx.nodes;
     let mut result: Option<Found<G::Move>> = None;
     let mut main_nodes = 0;
@@ -659,7 +716,7 @@ pub fn search<G: Game, H: Heuristics<G>>(
             // Room for the next iteration: a few times the nodes so far
             // (each iteration costs several times all before it; only
             // interior nodes store an entry).
-            tt.reserve(4 * (s.nodes + shared.helper_nodes.load(Relaxed)));
+            tt.reserve(4 * (s.nodes + shared.helper_nodes.load(Relaxed)), ctx.deadline());
             let mut delta = 40;
             let (mut lo, mut hi) = match prev {
                 Some(p) if depth >= 4 && p.abs() < WIN_THRESHOLD => (p - delta, p + delta),

@@ -8,14 +8,23 @@
 //!
 //! The table is allocated fallibly and zeroed lazily
 //! ([`crate::search::alloc::zeroed_slice`]): its pages cost nothing until
-//! a search writes them. A search uses only part of it: it starts at
-//! [`START_BUCKETS`] and grows ([`Tt::reserve`]) as the searches show they
-//! need more, up to the size asked for. A short search therefore touches
-//! (and page-faults) a few megabytes, not the whole `Hash`: with 256 MB
-//! in use from the first node, a 0.3 s search spent a third of its time
-//! faulting in pages it wrote once.
+//! they are written. [`Tt::populate`] writes them ahead (a player runs it
+//! on a thread of its own when a game starts, outside any move's time),
+//! so no search pays for faulting in pages. A search uses only part of
+//! the table: it starts at [`START_BUCKETS`] and grows ([`Tt::reserve`])
+//! as the searches show they need more, up to the size asked for; a short
+//! search keeps its entries in a few megabytes (the cache holds more of
+//! them). Growing moves every entry, so it watches the clock: a growth of
+//! 16 MB to 256 MB of fresh pages took 111 ms in the middle of a 1 s move
+//! on an idle machine, with no look at the clock until it was done (under
+//! load, moves of 1 s took 1.7 s).
+//!
+//! [`Tt::clear`] forgets every entry at once: the keys are stored mixed
+//! with a salt that changes, so an old entry never matches again (it is
+//! replaced first, as an entry of an earlier search).
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::time::Instant;
 
 use super::alloc::{AllocError, zeroed_slice};
 
@@ -52,12 +61,23 @@ pub struct Tt {
     /// Buckets in use (the first ones), at most `buckets`.
     active: AtomicUsize,
     generation: AtomicU64,
+    /// Mixed into every key (changed by [`Tt::clear`]).
+    salt: AtomicU64,
+    /// Words from the start whose pages were written by [`Tt::populate`].
+    populated: AtomicUsize,
 }
 
 /// Bytes per bucket: two entries of two words.
 const BUCKET_BYTES: usize = 32;
 /// Buckets in use when a table is new: 1 MB.
 pub const START_BUCKETS: usize = 1 << 15;
+
+/// SplitMix64's finaliser (the salts of [`Tt::clear`]).
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
 
 fn pack(e: &Entry, generation: u8) -> u64 {
     let mv = e.mv.map_or(0, |m| m as u64 + 1) & 0xFFFF;
@@ -100,7 +120,60 @@ impl Tt {
         // is a valid `[AtomicU64]` of the same length, owned by the box.
         let words = unsafe { Box::from_raw(Box::into_raw(raw) as *mut [AtomicU64]) };
         let active = AtomicUsize::new(buckets.min(START_BUCKETS));
-        Ok(Tt { words, buckets, active, generation: AtomicU64::new(0) })
+        Ok(Tt {
+            words,
+            buckets,
+            active,
+            generation: AtomicU64::new(0),
+            salt: AtomicU64::new(0),
+            populated: AtomicUsize::new(0),
+        })
+    }
+
+    /// Forgets every entry, in constant time: entries stored from now on
+    /// carry another salt, so no old one matches a key again; the part in
+    /// use is the starting one again.
+    pub fn clear(&self) {
+        let s = self.salt.load(Relaxed);
+        self.salt.store(mix(s.wrapping_add(0x9E37_79B9_7F4A_7C15)), Relaxed);
+        self.generation.fetch_add(1, Relaxed);
+        self.active.store(self.buckets.min(START_BUCKETS), Relaxed);
+    }
+
+    /// Writes the pages of the table's first `bytes` once (those the
+    /// searches use first), so that searches do not stop to fault them in;
+    /// pages written by an earlier call are skipped; stops early when
+    /// `cancel` is set. Safe while searches run: a page's first word is
+    /// written only if it is 0 (a compare-exchange of 0 with 0, which
+    /// changes no entry; an idempotent `or 0` is compiled into a load,
+    /// which writes nothing), and a word that is not 0 was written, so its
+    /// page is in already.
+    pub fn populate(&self, bytes: usize, cancel: &AtomicBool) {
+        // One word per 4 KB page.
+        const STEP: usize = 4096 / size_of::<u64>();
+        let end = (bytes / size_of::<u64>()).min(self.words.len());
+        let mut i = self.populated.load(Relaxed);
+        while i < end {
+            if cancel.load(Relaxed) {
+                return;
+            }
+            let stop = (i + 256 * STEP).min(end);
+            for w in self.words[i..stop].iter().step_by(STEP) {
+                let _ = w.compare_exchange(0, 0, Relaxed, Relaxed);
+            }
+            i = stop;
+            self.populated.fetch_max(i, Relaxed);
+        }
+    }
+
+    /// Bytes from the start whose pages [`Tt::populate`] wrote.
+    pub fn populated_bytes(&self) -> usize {
+        self.populated.load(Relaxed) * size_of::<u64>()
+    }
+
+    /// Bytes of the part in use.
+    pub fn bytes_in_use(&self) -> usize {
+        self.active.load(Relaxed) * BUCKET_BYTES
     }
 
     /// Size in megabytes as asked for.
@@ -113,14 +186,20 @@ impl Tt {
         self.active.load(Relaxed) * 2
     }
 
+    /// Bytes of the whole table.
+    pub fn bytes(&self) -> usize {
+        self.buckets * BUCKET_BYTES
+    }
+
     /// Makes room for about `entries` results: the part in use grows to
     /// the next power of two of buckets that holds them (up to the whole
     /// table; it never shrinks), and the entries stored move to their
     /// buckets in the larger part. Meant to be called between searches or
     /// iterations; a thread that stores or probes meanwhile is harmless
     /// (an entry may be lost or missed, never read wrong: every read
-    /// checks its key).
-    pub fn reserve(&self, entries: u64) {
+    /// checks its key). Past `deadline` (looked at every 4096 buckets) the
+    /// entries not yet moved are given up (they are not found again).
+    pub fn reserve(&self, entries: u64, deadline: Option<Instant>) {
         let old = self.active.load(Relaxed);
         let want = (entries / 2).max(1).checked_next_power_of_two().unwrap_or(u64::MAX);
         let new = usize::try_from(want).unwrap_or(usize::MAX).min(self.buckets);
@@ -131,6 +210,9 @@ impl Tt {
         // or after it (`new > old`), which have been emptied already.
         let w = &self.words;
         for i in (0..old).rev() {
+            if i % 4096 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
             let b = i * 4;
             let slots = [
                 (w[b].load(Relaxed), w[b + 1].load(Relaxed)),
@@ -176,6 +258,7 @@ impl Tt {
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
+        let key = key ^ self.salt.load(Relaxed);
         let b = self.bucket(key);
         for s in 0..2 {
             let x = self.words[b + 2 * s].load(Relaxed);
@@ -192,6 +275,7 @@ impl Tt {
     /// Stores a result for `key`.
     #[inline]
     pub fn store(&self, key: u64, e: Entry) {
+        let key = key ^ self.salt.load(Relaxed);
         let b = self.bucket(key);
         let g = self.gen_now();
         let x0 = self.words[b].load(Relaxed);
@@ -245,6 +329,33 @@ mod tests {
     }
 
     #[test]
+    fn clear_forgets_and_populate_keeps() {
+        let t = Tt::new(4).unwrap();
+        let keys: Vec<u64> = (1..=1000u64).map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+        let e = Entry { score: 17, depth: 3, bound: Bound::Lower, mv: Some(5) };
+        for &k in &keys {
+            t.store(k, e);
+        }
+        let found = |t: &Tt| keys.iter().filter(|&&k| t.probe(k) == Some(e)).count();
+        let before = found(&t);
+        assert!(before > 900, "{before}");
+        t.populate(1 << 20, &AtomicBool::new(false));
+        assert_eq!(t.populated_bytes(), 1 << 20);
+        t.populate(usize::MAX, &AtomicBool::new(true));
+        assert_eq!(t.populated_bytes(), 1 << 20);
+        t.populate(usize::MAX, &AtomicBool::new(false));
+        assert_eq!(t.populated_bytes(), t.bytes());
+        assert_eq!(found(&t), before);
+        t.reserve(u64::MAX, None);
+        t.clear();
+        assert_eq!(found(&t), 0);
+        assert_eq!(t.capacity_in_use(), 2 * START_BUCKETS.min(t.buckets));
+        // The cleared table stores and finds again.
+        t.store(keys[0], e);
+        assert_eq!(t.probe(keys[0]), Some(e));
+    }
+
+    #[test]
     fn the_part_in_use_grows_and_keeps_its_entries() {
         let t = Tt::new(64).unwrap();
         assert_eq!(t.capacity_in_use(), 2 * START_BUCKETS);
@@ -263,17 +374,28 @@ mod tests {
         let before = kept(&t);
         assert!(before > 30_000, "{before}");
         // Smaller or equal requests change nothing.
-        t.reserve(10);
+        t.reserve(10, None);
         assert_eq!(t.capacity_in_use(), 2 * START_BUCKETS);
-        t.reserve(1_000_000);
+        t.reserve(1_000_000, None);
         assert_eq!(t.capacity_in_use(), 1 << 20);
         // Every entry is still found, and no key finds another's entry.
         assert_eq!(kept(&t), before);
         assert!((50_000..60_000u64).all(|k| t.probe(k.wrapping_mul(0x9E37_79B9_7F4A_7C15)).is_none()));
         // Growth stops at the size asked for.
-        t.reserve(u64::MAX);
+        t.reserve(u64::MAX, None);
         assert_eq!(t.capacity_in_use(), 64 * (1 << 20) / BUCKET_BYTES * 2);
         assert_eq!(kept(&t), before);
+        // A growth past its deadline gives up the entries it has not moved
+        // yet: fewer are found, none wrongly.
+        let late = Tt::new(64).unwrap();
+        for &k in &keys {
+            late.store(k, entry(k));
+        }
+        late.reserve(1_000_000, Some(Instant::now()));
+        assert_eq!(late.capacity_in_use(), 1 << 20);
+        let found = kept(&late);
+        assert!(found < before, "{found}");
+        assert!(keys.iter().all(|&k| late.probe(k).is_none_or(|e| e == entry(k))));
         // A table smaller than the starting part uses all of itself.
         let small = Tt::new(0).unwrap();
         assert_eq!(small.capacity_in_use(), 2);

@@ -19,7 +19,8 @@
 //!   (see [`Perfect::solver`]). A size the machine cannot give is halved
 //!   until it can (down to 16 MB), with an `info string` saying so.
 //! - `Threads` (engine-wide): search threads sharing the table (lazy SMP,
-//!   see [`Solver`]).
+//!   see [`Solver`]), no more than the machine's cores
+//!   ([`crate::search::usable_threads`]).
 //!
 //! Depth: `go depth N` with fewer than the plies left is an N-ply
 //! alpha-beta search with the `attack` evaluation (not a solve).
@@ -87,9 +88,11 @@ pub fn own_book(o: &OptionValues) -> bool {
     o.get_bool("OwnBook").unwrap_or(true)
 }
 
-/// `Threads` from the options (default 1).
+/// `Threads` from the options (default 1), no more than the cores the
+/// process may use: threads beyond them take turns, and each must be
+/// scheduled before it sees a stop.
 pub fn threads(o: &OptionValues) -> usize {
-    o.get_int("Threads").map_or(1, |t| t.clamp(1, 64) as usize)
+    crate::search::usable_threads(o.get_int("Threads").map_or(1, |t| t.clamp(1, 64) as usize))
 }
 
 /// A solver with a table of `mb` MB, or the largest power-of-two size

@@ -1,56 +1,103 @@
 //! The static evaluation of Hive positions and the move-ordering hints of
 //! the `alphabeta` player's search.
 //!
-//! Terms, each computed for both colours alike (so swapping the colours
-//! of a position negates its score): pressure on each queen (occupied
-//! neighbours, an enemy neighbour or a pinned friend counting double a
-//! friend that can leave), how many enemy pieces able to travel far (ants,
-//! and mosquitoes or ladybugs) threaten the queen's free cells, a beetle
-//! on a queen, a pillbug (or a mosquito beside it) guarding its own queen,
-//! the mobility of each piece by bug (pinned, covered or boxed-in crawlers
-//! count for nothing), and the pieces still in hand. All weights are in
-//! [`W`].
+//! The evaluation is a sum of terms, each a weight times a count, computed
+//! for both colours alike (so swapping the colours of a position negates
+//! its score): pressure on each queen (occupied neighbours, an enemy
+//! neighbour or a pinned friend counting double a friend that can leave),
+//! how many enemy pieces able to travel far (ants, and mosquitoes or
+//! ladybugs) threaten the queen's free cells, a beetle on a queen, a
+//! pillbug (or a mosquito beside it) guarding its own queen, the mobility
+//! of each piece by bug (pinned, covered or boxed-in crawlers count for
+//! nothing), the pieces still in hand, how few cells a side with pieces
+//! in hand has to place them, and the move. The weights are [`W`]
+//! (`weights.rs`, written by the tuner: `meeple bench hive --tune`, see
+//! `tune.rs`); [`terms`] walks the terms once, for the score
+//! ([`evaluate_white`]) and for the tuner's counts alike.
 
 use super::Hive;
 use super::hex::{Cell, NOWHERE, nb};
 use super::movegen::SLIDE_DIRS;
 use super::mv::Move;
 use super::piece::{Bug, NO_PIECE, PER_SIDE, PIECES, Piece, colour};
+pub use super::weights::W;
 use crate::search::pvs::Heuristics;
 
-/// The weights of the evaluation, in one place.
-pub struct Weights {
-    /// Value of a movable piece of each bug (index `Bug as usize`); a
-    /// mosquito takes the best value of its neighbours.
-    pub mobile: [i32; 8],
-    /// Value of a piece of each bug still in hand.
-    pub hand: [i32; 8],
-    /// Penalty by queen pressure in half-neighbours (0..=12).
-    pub pressure: [i32; 13],
-    /// Per free queen cell an enemy far-traveller could fill (only when
-    /// the queen has at least three neighbours).
-    pub threat: i32,
-    /// Enemy beetle on top of the queen.
-    pub beetle_on_queen: i32,
-    /// Enemy beetle (or mosquito on top) next to the queen.
-    pub beetle_near_queen: i32,
-    /// Own pillbug power next to the queen.
-    pub pillbug_guard: i32,
+/// Where each term's weight sits in a [`Weights`] vector.
+pub mod term {
+    /// A movable piece of each bug (`+ Bug as usize`), twice for a piece on
+    /// top of the hive; a mosquito counts as the best bug it touches (by
+    /// the weights of this table).
+    pub const MOBILE: usize = 0;
+    /// A piece of each bug still in hand (`+ Bug as usize`).
+    pub const HAND: usize = 8;
+    /// Queen pressure in half-neighbours, 0..=12 (`+ halves`), counted
+    /// against the queen's side.
+    pub const PRESSURE: usize = 16;
+    /// Per free queen cell an enemy far-traveller could fill (when the
+    /// queen has at least three neighbours), against the queen's side.
+    pub const THREAT: usize = 29;
+    /// An enemy beetle on top of the queen, against the queen's side.
+    pub const BEETLE_ON_QUEEN: usize = 30;
+    /// An enemy beetle (or mosquito on top) next to the queen, for the
+    /// beetle's side.
+    pub const BEETLE_NEAR_QUEEN: usize = 31;
+    /// An own pillbug power next to the queen.
+    pub const PILLBUG_GUARD: usize = 32;
     /// The queen itself can move.
-    pub queen_free: i32,
+    pub const QUEEN_FREE: usize = 33;
+    /// A side with pieces in hand and 0, 1 or 2 cells to place them
+    /// (`+ cells`).
+    pub const PLACES: usize = 34;
+    /// The side to move.
+    pub const TEMPO: usize = 37;
+    /// Number of weights.
+    pub const COUNT: usize = 38;
+
+    /// A short name of each weight, for the tuner's output.
+    pub fn name(i: usize) -> String {
+        const BUGS: [&str; 8] = ["Q", "S", "B", "G", "A", "M", "L", "P"];
+        match i {
+            MOBILE..HAND => format!("mobile {}", BUGS[i - MOBILE]),
+            HAND..PRESSURE => format!("hand {}", BUGS[i - HAND]),
+            PRESSURE..THREAT => format!("pressure {}", i - PRESSURE),
+            THREAT => "threat".into(),
+            BEETLE_ON_QUEEN => "beetle on queen".into(),
+            BEETLE_NEAR_QUEEN => "beetle near queen".into(),
+            PILLBUG_GUARD => "pillbug guard".into(),
+            QUEEN_FREE => "queen free".into(),
+            PLACES..TEMPO => format!("places {}", i - PLACES),
+            TEMPO => "tempo".into(),
+            _ => format!("weight {i}"),
+        }
+    }
 }
 
-pub const W: Weights = Weights {
-    //       Q   S   B   G   A   M   L   P
-    mobile: [8, 5, 12, 6, 16, 14, 11, 8],
-    hand: [0, 2, 4, 2, 5, 5, 4, 3],
-    pressure: [0, 6, 14, 24, 38, 56, 80, 110, 150, 200, 260, 330, 420],
-    threat: 10,
-    beetle_on_queen: 70,
-    beetle_near_queen: 24,
-    pillbug_guard: 40,
-    queen_free: 10,
-};
+/// The weights of the evaluation, indexed by [`term`].
+pub type Weights = [i32; term::COUNT];
+
+/// What [`terms`] reports each term to: `n` times the weight of `term`
+/// for side `side`.
+pub trait Terms {
+    /// True to be told every term; false to skip costly ones whose
+    /// weights are 0.
+    const ALL: bool;
+    fn add(&mut self, side: usize, term: usize, n: i32);
+}
+
+/// Sums the weighted terms per side.
+struct Score<'a> {
+    w: &'a Weights,
+    s: [i32; 2],
+}
+
+impl Terms for Score<'_> {
+    const ALL: bool = false;
+    #[inline(always)]
+    fn add(&mut self, side: usize, term: usize, n: i32) {
+        self.s[side] += self.w[term] * n;
+    }
+}
 
 /// The table code of a pass (pieces are below 32, so moves code below
 /// `32 << 10`).
@@ -66,22 +113,76 @@ fn can_slide(g: &Hive, c: Cell) -> bool {
     SLIDE_DIRS[g.board.ring[c as usize] as usize] != 0
 }
 
+/// The number of empty cells where side `s` may place a piece, up to 3
+/// (past the first two plies): the first three distinct ones found.
+#[inline]
+fn places_up_to_3(g: &Hive, s: usize) -> usize {
+    let b = &g.board;
+    let mut found = [NOWHERE; 3];
+    let mut n = 0;
+    let mut tops = b.tops & (0xFFFFu32 << (s * PER_SIDE));
+    while tops != 0 {
+        let p = tops.trailing_zeros() as usize;
+        tops &= tops - 1;
+        let c = b.cell[p];
+        for d in 0..6 {
+            let x = nb(c, d);
+            if !b.occupied(x) && b.adj[1 - s][x as usize] == 0 && !found[..n].contains(&x) {
+                found[n] = x;
+                n += 1;
+                if n == 3 {
+                    return 3;
+                }
+            }
+        }
+    }
+    n
+}
+
 /// The score from White's point of view.
 pub fn evaluate_white(g: &Hive) -> i32 {
-    // A reference: `W.x[i]` of the constant copies the array each time.
-    let w = &W;
+    evaluate_white_with(g, &W)
+}
+
+/// The score from White's point of view with the weights `w`.
+pub fn evaluate_white_with(g: &Hive, w: &Weights) -> i32 {
+    let mut sc = Score { w, s: [0; 2] };
+    terms(g, w, &mut sc);
+    sc.s[0] - sc.s[1]
+}
+
+/// Reports every term of the evaluation of `g` to `out` (`w`: the weights
+/// that choose what a mosquito counts as).
+#[inline(always)]
+pub fn terms<T: Terms>(g: &Hive, w: &Weights, out: &mut T) {
+    use term::*;
     let b = &g.board;
     let pinned = g.articulation_mask();
     let queen_cell = [b.cell[0], b.cell[PER_SIDE]];
-    let mut score = [0i32; 2];
     // Movable flags and far-travellers per colour.
     let mut movable = 0u32;
     let mut far = [0i32; 2];
+    let mut in_hand = [false; 2];
     let mut hand = b.pieces.mask() & !b.placed;
     while hand != 0 {
         let p = hand.trailing_zeros() as Piece;
         hand &= hand - 1;
-        score[colour(p)] += w.hand[g.bug(p) as usize];
+        in_hand[colour(p)] = true;
+        out.add(colour(p), HAND + g.bug(p) as usize, 1);
+    }
+    out.add(g.side(), TEMPO, 1);
+    // Few cells to place the pieces in hand (the first two plies always
+    // have some); costly (12% of the search's time), so only with a
+    // weight.
+    if (T::ALL || w[PLACES] | w[PLACES + 1] | w[PLACES + 2] != 0) && g.ply >= 2 {
+        for (s, &has) in in_hand.iter().enumerate() {
+            if has {
+                let n = places_up_to_3(g, s);
+                if n < 3 {
+                    out.add(s, PLACES + n, 1);
+                }
+            }
+        }
     }
     // The top pieces of the sides with their queen down (the others
     // cannot move).
@@ -104,7 +205,7 @@ pub fn evaluate_white(g: &Hive) -> i32 {
                     let n = nb(c, d);
                     if b.occupied(n) {
                         let k = g.bug(b.top_at(n));
-                        if k != Bug::Mosquito && w.mobile[k as usize] > w.mobile[best as usize] {
+                        if k != Bug::Mosquito && w[MOBILE + k as usize] > w[MOBILE + best as usize] {
                             best = k;
                         }
                     }
@@ -122,17 +223,12 @@ pub fn evaluate_white(g: &Hive) -> i32 {
             continue;
         }
         movable |= 1 << p;
-        let mut v = w.mobile[kind as usize];
-        if h > 1 {
-            v *= 2;
-        }
-        score[s] += v;
+        out.add(s, MOBILE + kind as usize, if h > 1 { 2 } else { 1 });
         if matches!(kind, Bug::Ant | Bug::Ladybug) || (kind == Bug::Beetle && h > 1) {
             far[s] += 1;
         }
     }
-    for s in 0..2 {
-        let q = queen_cell[s];
+    for (s, &q) in queen_cell.iter().enumerate() {
         if q == NOWHERE {
             continue;
         }
@@ -151,7 +247,7 @@ pub fn evaluate_white(g: &Hive) -> i32 {
             if colour(t) == e {
                 halves += 2;
                 if b.h(n) > 1 || tb == Bug::Beetle {
-                    score[e] += w.beetle_near_queen;
+                    out.add(e, BEETLE_NEAR_QUEEN, 1);
                 }
             } else {
                 halves += if movable >> t & 1 != 0 { 1 } else { 2 };
@@ -169,21 +265,20 @@ pub fn evaluate_white(g: &Hive) -> i32 {
                 }
             }
         }
-        score[s] -= w.pressure[halves.min(12)];
+        out.add(s, PRESSURE + halves.min(12), -1);
         if b.h(q) > 1 {
-            score[s] -= w.beetle_on_queen;
+            out.add(s, BEETLE_ON_QUEEN, -1);
         }
         if guard {
-            score[s] += w.pillbug_guard;
+            out.add(s, PILLBUG_GUARD, 1);
         }
         if occupied >= 3 {
-            score[s] -= w.threat * far[e].min(6 - occupied);
+            out.add(s, THREAT, -far[e].min(6 - occupied));
         }
         if movable & 1 << (s * PER_SIDE) != 0 {
-            score[s] += w.queen_free;
+            out.add(s, QUEEN_FREE, 1);
         }
     }
-    score[0] - score[1]
 }
 
 /// True if `c` is next to `q` (q may be [`NOWHERE`]): their index
@@ -268,6 +363,18 @@ impl Heuristics<Hive> for HiveEval {
     fn reducible(&self, g: &Hive, m: Move) -> bool {
         let qs = [g.board.cell[0], g.board.cell[PER_SIDE]];
         !qs.iter().any(|&q| next_to(q, m.to) || next_to(q, m.from) || m.from == q)
+    }
+
+    /// The moves that fill the last free cell of the enemy queen, when it
+    /// has one (else nothing, told from its neighbour mask).
+    fn finishing(&self, g: &Hive, out: &mut Vec<Move>) {
+        let q = g.board.cell[(1 - g.side()) * PER_SIDE];
+        if q == NOWHERE || g.board.occupied_neighbours(q) != 5 {
+            return;
+        }
+        let ring = g.board.ring[q as usize];
+        let Some(d) = (0..6).find(|&d| ring >> d & 1 == 0) else { return };
+        g.moves_to(nb(q, d), out);
     }
 
     /// A move that leaves a queen one cell from surrounded (its fifth

@@ -24,7 +24,9 @@ mod render;
 #[cfg(test)]
 mod rules_tests;
 mod searchbench;
+mod tune;
 mod view;
+mod weights;
 
 pub use board::Board;
 pub use gametype::{GameType, GameTypeError};
@@ -97,7 +99,8 @@ impl Hive {
         }
     }
 
-    /// Turns the `RepetitionDraw` rule on or off (before any move).
+    /// Turns the `RepetitionDraw` rule on (before any move) or off (at any
+    /// time: the positions counted are forgotten).
     pub fn set_repetition_draw(&mut self, on: bool) {
         self.repetitions = on.then(|| {
             let mut m = std::collections::HashMap::new();

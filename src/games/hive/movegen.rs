@@ -397,6 +397,55 @@ impl Hive {
         (throws, n_throws)
     }
 
+    /// The legal moves of pieces on the board (and throws) that end on
+    /// the empty cell `to`, appended to `out`: what [`Self::generate`]
+    /// lists with that destination, without the placements (a cell next to
+    /// an enemy piece) and found piece by piece, with quick tests first (a
+    /// queen, pillbug or ground beetle must stand next to `to`).
+    pub fn moves_to(&self, to: Cell, out: &mut Vec<Move>) {
+        let b = &self.board;
+        let me = self.side();
+        if self.outcome.is_some() || b.occupied(to) || !b.on_board((me * PER_SIDE) as Piece) {
+            return;
+        }
+        let pinned = self.articulation_mask();
+        let is_pinned = |p: Piece| pinned >> p & 1 != 0;
+        let adjacent = |c: Cell| (0..6).any(|d| nb(c, d) == to);
+        // A crawler comes in by a slide, through a neighbour the slide
+        // test allows (symmetric: a slide out of `to` along it); a crawler
+        // next to `to` leaves its own cell empty, so it is not judged so.
+        let slide_in = SLIDE_DIRS[b.ring[to as usize] as usize] != 0;
+        let mut found = 0u32;
+        for p in b.pieces.side(me) {
+            if !b.is_top(p) || p == self.last_moved {
+                continue;
+            }
+            let from = b.cell[p as usize];
+            let ground = b.h(from) == 1;
+            if ground && is_pinned(p) {
+                continue;
+            }
+            let near = match self.bug(p) {
+                Bug::Queen | Bug::Pillbug => adjacent(from),
+                Bug::Spider | Bug::Ant => slide_in || adjacent(from),
+                Bug::Beetle => adjacent(from),
+                Bug::Mosquito if !ground => adjacent(from),
+                _ => true,
+            };
+            if near && self.reaches(p, from, to) {
+                out.push(Move { piece: p, from, to });
+                found |= 1 << p;
+            }
+        }
+        let (throws, n) = self.throws(is_pinned);
+        for &(x, t) in &throws[..n] {
+            if t == to && found >> x & 1 == 0 {
+                out.push(Move { piece: x, from: b.cell[x as usize], to });
+                found |= 1 << x;
+            }
+        }
+    }
+
     /// Moves of pieces on the board and pillbug throws.
     fn movements<S: Sink>(&self, sink: &mut S) {
         let b = &self.board;

@@ -31,7 +31,8 @@ pub(super) const REFERENCE: [(&str, [u64; 5]); 8] = [
 #[command(
     name = "bench hive",
     about = "Hive perft from the empty board of each game type (all eight by default); \
-             with --search, the AI's search of fixed positions to a fixed depth"
+             with --search, the AI's search of fixed positions to a fixed depth; with --tune, \
+             the evaluation's weights fitted to the results of finished games"
 )]
 struct BenchArgs {
     /// Plies to count (perft) or to search (--search; default 5 for both).
@@ -44,6 +45,27 @@ struct BenchArgs {
     /// Game types or GameStrings (default: all eight game types); the counts of Base, Base+MLP and a
     /// few game types with other piece counts (Base+S0, Base+MLP+G1A4, ...) are checked.
     positions: Vec<String>,
+    /// Fit the evaluation's weights to the finished games of FILE (one a line: White's score 1, 0.5 or
+    /// 0, a space, the GameString with its moves), as scripts/tune_hive.py writes them; prints the old
+    /// and new weights.
+    #[arg(long, value_name = "FILE")]
+    tune: Option<std::path::PathBuf>,
+    /// With --tune: plies of each game left out at its start (its random opening).
+    #[arg(long, default_value_t = 6, requires = "tune")]
+    skip: usize,
+    /// With --tune: each position is searched this deep and the end of its principal variation is
+    /// what is fitted (0: the position itself).
+    #[arg(long, default_value_t = 2, requires = "tune")]
+    pv_depth: u32,
+    /// With --tune: ridge penalty per position pulling the weights towards the current ones.
+    #[arg(long, default_value_t = 1e-5, requires = "tune")]
+    l2: f64,
+    /// With --tune: write the new weights as Rust source to FILE (src/games/hive/weights.rs).
+    #[arg(long, value_name = "FILE", requires = "tune")]
+    out: Option<std::path::PathBuf>,
+    /// With --tune: how the data was made, written into the weights file (the run's command).
+    #[arg(long, requires = "tune")]
+    run: Option<String>,
 }
 
 /// Perft of each requested position, with time and speed; counts of the
@@ -51,6 +73,17 @@ struct BenchArgs {
 pub fn bench(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let argv = std::iter::once("bench hive".to_string()).chain(args.iter().cloned());
     let a = BenchArgs::try_parse_from(argv).map_err(|e| e.to_string())?;
+    if let Some(data) = a.tune {
+        let t = super::tune::TuneArgs {
+            data,
+            skip: a.skip,
+            pv_depth: a.pv_depth.min(8),
+            l2: a.l2.max(0.0),
+            out: a.out,
+            run: a.run,
+        };
+        return super::tune::tune(&t, out);
+    }
     if a.search {
         return super::searchbench::bench(a.depth.clamp(1, 64), &a.positions, out);
     }

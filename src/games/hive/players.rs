@@ -1,6 +1,10 @@
 //! Hive AI players: `random` and `alphabeta` (principal-variation search
 //! with the [`HiveEval`] evaluation).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+
 use rand::seq::IndexedRandom;
 
 use super::Hive;
@@ -34,43 +38,97 @@ impl Player<Hive> for Random {
 }
 
 /// Iterative-deepening principal-variation search ([`pvs`]) with a
-/// transposition table of `Hash` MB (allocated at the first search, kept
-/// between moves, dropped on `newgame`), `Threads` threads (lazy SMP) and
-/// the strength set by `Skill`.
+/// transposition table of `Hash` MB, `Threads` threads (lazy SMP, no more
+/// than the machine's cores) and the strength set by `Skill`.
+///
+/// The table is made when a game starts ([`Player::prepare`]) and kept
+/// from game to game (cleared, in constant time, when a game starts). Its
+/// pages are written ahead of the searches on a thread of its own: the
+/// first [`POPULATE_FIRST`] when it is made (`isready` waits for them),
+/// and after each move up to four times the part the searches use, while
+/// the opponent thinks. So a move's time goes into neither allocating nor
+/// (but for a first search that grows past what was written) faulting in
+/// memory.
 pub struct AlphaBeta {
     depth: u32,
-    tt: Option<Tt>,
+    tt: Option<Arc<Tt>>,
+    /// The thread writing the table's pages, and its cancel flag.
+    populating: Option<(JoinHandle<()>, Arc<AtomicBool>)>,
 }
+
+/// Bytes of a new table written before its first search.
+pub const POPULATE_FIRST: usize = 64 << 20;
 
 impl AlphaBeta {
     pub fn new(o: &OptionValues) -> Self {
-        AlphaBeta { depth: o.get_int("Depth").unwrap_or(3).clamp(1, 20) as u32, tt: None }
+        AlphaBeta { depth: o.get_int("Depth").unwrap_or(3).clamp(1, 20) as u32, tt: None, populating: None }
     }
 
-    /// The table of `mb` MB, allocated now if needed; halves the size
-    /// until the machine can give it.
-    fn table(&mut self, mb: usize) -> &Tt {
-        if self.tt.as_ref().is_none_or(|t| t.megabytes() != mb) {
-            self.tt = None;
-            let mut size = mb.max(1);
-            loop {
-                match Tt::new(size) {
-                    Ok(t) => {
-                        self.tt = Some(t);
-                        break;
-                    }
-                    Err(e) if size > 1 => {
-                        log::warn!("hive table: {e}; trying {} MB", size / 2);
-                        size /= 2;
-                    }
-                    Err(e) => {
-                        log::warn!("hive table: {e}");
-                        break;
-                    }
+    /// `Hash` of the options, in MB.
+    fn hash_mb(o: &OptionValues) -> usize {
+        o.get_int("Hash").unwrap_or(64).clamp(1, 1 << 20) as usize
+    }
+
+    /// The table of `mb` MB, made now if needed (halving the size until
+    /// the machine can give it); a new table's pages are written on a
+    /// thread of its own.
+    fn table(&mut self, mb: usize) -> Arc<Tt> {
+        if let Some(t) = &self.tt
+            && t.megabytes() == mb
+        {
+            return t.clone();
+        }
+        self.stop_populating();
+        self.tt = None;
+        let mut size = mb.max(1);
+        let tt = loop {
+            match Tt::new(size) {
+                Ok(t) => break Arc::new(t),
+                Err(e) if size > 1 => {
+                    log::warn!("hive table: {e}; trying {} MB", size / 2);
+                    size /= 2;
+                }
+                Err(e) => {
+                    log::warn!("hive table: {e}");
+                    break Arc::new(Tt::new(0).expect("a one-bucket table"));
                 }
             }
+        };
+        self.tt = Some(tt.clone());
+        self.populate(POPULATE_FIRST);
+        tt
+    }
+
+    /// Starts writing the table's first `bytes` on a thread of its own,
+    /// unless they are written or being written.
+    fn populate(&mut self, bytes: usize) {
+        let Some(tt) = self.tt.clone() else { return };
+        let bytes = bytes.min(tt.bytes());
+        if tt.populated_bytes() >= bytes || self.populating.as_ref().is_some_and(|(h, _)| !h.is_finished()) {
+            return;
         }
-        self.tt.get_or_insert_with(|| Tt::new(0).expect("a one-bucket table"))
+        self.stop_populating();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (t, c) = (tt, cancel.clone());
+        let spawned =
+            std::thread::Builder::new().name("hive-table".into()).spawn(move || t.populate(bytes, &c));
+        if let Ok(h) = spawned {
+            self.populating = Some((h, cancel));
+        }
+    }
+
+    /// Stops writing the table's pages (a table being replaced).
+    fn stop_populating(&mut self) {
+        if let Some((h, cancel)) = self.populating.take() {
+            cancel.store(true, Ordering::Relaxed);
+            let _ = h.join();
+        }
+    }
+}
+
+impl Drop for AlphaBeta {
+    fn drop(&mut self) {
+        self.stop_populating();
     }
 }
 
@@ -98,14 +156,37 @@ impl Player<Hive> for AlphaBeta {
         };
         let depth = cap.map_or(depth, |c| depth.min(c)).max(1);
         let threads = ctx.options.get_int("Threads").unwrap_or(1).clamp(1, 64) as usize;
-        let mb = ctx.options.get_int("Hash").unwrap_or(64).clamp(1, 1 << 20) as usize;
         let settings = Settings { max_depth: depth, threads, prior: pos.prior_keys().collect(), noise };
-        let tt = self.table(mb);
-        pvs::search(pos, &HiveEval, tt, ctx, &settings).map(|f| f.best).unwrap_or(Move::PASS)
+        let tt = self.table(Self::hash_mb(ctx.options));
+        // The search scores every repetition as a draw itself: the rule's
+        // count of positions (a hash map updated at every move) would only
+        // slow it (by a fifth to a third).
+        let mut root = pos.clone();
+        root.set_repetition_draw(false);
+        let found = pvs::search(&root, &HiveEval, &tt, ctx, &settings);
+        // The next searches may grow the part in use fourfold.
+        self.populate(tt.bytes_in_use().saturating_mul(4));
+        found.map(|f| f.best).unwrap_or(Move::PASS)
     }
 
+    /// A new game: the table forgets the last one.
     fn reset(&mut self) {
-        self.tt = None;
+        if let Some(t) = &self.tt {
+            t.clear();
+        }
+    }
+
+    /// Makes the table of `Hash` MB (if it is not there yet) and starts
+    /// writing its pages.
+    fn prepare(&mut self, _pos: &Hive, options: &OptionValues) {
+        self.table(Self::hash_mb(options));
+    }
+
+    /// Waits until the table's pages are written.
+    fn ready(&mut self) {
+        if let Some((h, _)) = self.populating.take() {
+            let _ = h.join();
+        }
     }
 }
 
@@ -264,6 +345,53 @@ mod tests {
         let m = AlphaBeta::new(&opts).choose(&g, &mut ctx);
         assert!(g.moves().contains(&m));
         assert!(ctx.nodes < 10_000, "searched {} nodes after stop", ctx.nodes);
+    }
+
+    /// A search of many threads ends on `stop` (each thread watches it)
+    /// and starts no more threads than the machine's cores.
+    #[test]
+    fn many_threads_stop_on_stop() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(crate::search::usable_threads(1000), cores);
+        assert_eq!(crate::search::usable_threads(0), 1);
+        let g = Hive::from_game_string("Base+MLP;wS1;bP wS1-;wQ -wS1;bQ bP/").unwrap();
+        let mut opts = OptionValues::from_specs(&<Hive as crate::engine::Engine>::options());
+        opts.set("Threads", crate::options::OptionValue::Int(64));
+        opts.set("Hash", crate::options::OptionValue::Int(8));
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut sink = |_r| {};
+        let stop = StopFlag::new();
+        let limits = Limits { infinite: true, ..Limits::default() };
+        let mut ctx = SearchCtx::new(limits, &opts, &mut rng, stop.clone(), &mut sink);
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            stop.stop();
+        });
+        let m = AlphaBeta::new(&opts).choose(&g, &mut ctx);
+        stopper.join().unwrap();
+        assert!(g.moves().contains(&m));
+    }
+
+    /// The table is kept from game to game and cleared: a new game's
+    /// search sees none of the last game's entries.
+    #[test]
+    fn the_table_is_kept_and_cleared() {
+        let g = Hive::from_game_string(MATE_IN_ONE).unwrap();
+        let mut opts = OptionValues::from_specs(&<Hive as crate::engine::Engine>::options());
+        opts.set("Hash", crate::options::OptionValue::Int(4));
+        let mut p = AlphaBeta::new(&opts);
+        p.prepare(&g, &opts);
+        p.ready();
+        let t = p.tt.clone().unwrap();
+        assert_eq!(t.megabytes(), 4);
+        assert_eq!(t.populated_bytes(), 4 << 20);
+        choose_with(&mut p, &g, Some(2), &opts);
+        let key = crate::game::Game::hash(&g);
+        assert!(t.probe(key).is_some());
+        p.reset();
+        p.prepare(&g, &opts);
+        assert!(Arc::ptr_eq(&t, p.tt.as_ref().unwrap()));
+        assert!(t.probe(key).is_none());
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use super::hex::{Cell, ORIGIN, nb};
+use super::hex::{Cell, NOWHERE, ORIGIN, nb};
 use super::notation::target_cell;
 use super::{Hive, Move};
 use crate::game::{Game, MoveError, Outcome};
@@ -446,6 +446,28 @@ fn random_games_keep_the_hive_whole_and_undo_exactly() {
                 assert_eq!(g.placement_cells(me).iter().collect::<BTreeSet<_>>(), naive);
             }
             let moves = g.moves();
+            // The moves to one cell, found piece by piece, are the listed
+            // moves of pieces to that cell (every empty cell next to the
+            // hive is asked).
+            let mut asked = BTreeSet::new();
+            for c in g.board.occupied_cells() {
+                for d in 0..6 {
+                    let n = nb(c, d);
+                    if g.board.occupied(n) || !asked.insert(n) {
+                        continue;
+                    }
+                    let mut to = Vec::new();
+                    g.moves_to(n, &mut to);
+                    let got: BTreeSet<_> = to.iter().map(|&m| g.format_move(m)).collect();
+                    let want: BTreeSet<_> = moves
+                        .iter()
+                        .filter(|m| m.to == n && m.from != NOWHERE)
+                        .map(|&m| g.format_move(m))
+                        .collect();
+                    assert_eq!(got, want, "moves to {n}\n{}", g.render(false));
+                    assert_eq!(got.len(), to.len(), "a move twice");
+                }
+            }
             let snapshot = |g: &Hive| {
                 (
                     g.hash(),
