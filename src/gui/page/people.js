@@ -136,6 +136,14 @@ export function askLeaderboard() {
   send({ t: 'leaderboard', game: $('lb-game').value || null, vs: $('lb-vs').value || null });
 }
 
+// The header of a leaderboard table: short column names (the sidebar is
+// narrow), the whole word on hover.
+function lbHead(first) {
+  const counts = [['W', 'won'], ['L', 'lost'], ['D', 'drawn'], ['Games', 'games played']];
+  return h('tr', {}, first.map((x) => h('th', {}, x))
+    .concat(counts.map(([x, title]) => h('th', { title }, x))));
+}
+
 export function renderLeaderboard(m) {
   S.leaderboard = m;
   $('lb-what').textContent = m.empty ? 'No results yet: finish a game with a person in it.' : `${m.what}, the top ten:`;
@@ -146,11 +154,11 @@ export function renderLeaderboard(m) {
   for (const o of m.opponents || []) vs.appendChild(h('option', { value: o.vs }, 'against ' + o.label));
   vs.value = [...vs.options].some((o) => o.value === keep) ? keep : '';
   const people = clear($('lb-people'));
-  people.appendChild(h('tr', {}, ['#', 'Name', 'Won', 'Lost', 'Drawn', 'Games'].map((x) => h('th', {}, x))));
+  people.appendChild(lbHead(['#', 'Name']));
   (m.people || []).forEach((p, i) => people.appendChild(h('tr', { class: 'lb-person' },
     h('td', {}, `${i + 1}`), h('td', {}, p.name), h('td', {}, `${p.wins}`), h('td', {}, `${p.losses}`), h('td', {}, `${p.draws}`), h('td', {}, `${p.games}`))));
   const engines = clear($('lb-engines'));
-  engines.appendChild(h('tr', {}, ['Engine', 'Level', 'Won', 'Lost', 'Drawn', 'Games'].map((x) => h('th', {}, x))));
+  engines.appendChild(lbHead(['Engine', 'Level']));
   for (const e of m.engines || []) engines.appendChild(h('tr', { class: 'lb-engine' },
     h('td', {}, e.strategy), h('td', {}, levelWords(e.level) || '–'), h('td', {}, `${e.wins}`), h('td', {}, `${e.losses}`), h('td', {}, `${e.draws}`), h('td', {}, `${e.games}`)));
 }
