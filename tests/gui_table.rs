@@ -707,3 +707,30 @@ async fn analysis_and_tree_levels() {
     assert_eq!(l["node"]["children"][7]["move"], "12348");
     act(&t, &mut host, json!({"t": "play", "move": "12348"})).await.unwrap();
 }
+
+/// The engine's threads and hash from the New-game form: set on the
+/// engine (a refused `setoption` would fail the new game), capped by what
+/// the server allows (here 1 thread and 64 MB), shown back in the state.
+#[tokio::test]
+async fn engine_threads_and_hash_are_set_within_the_servers_limits() {
+    let t = table("limits").await;
+    let mut host = join(&t, 1, Some(&t.host)).await;
+    let w = host.next("welcome").await;
+    assert_eq!(w["limits"], json!({"threads": 1, "hash": 64}));
+    let new = |engine: Value| {
+        json!({"t": "new", "game_type": "Connect4", "pause": 0,
+            "players": [human("Ann"), engine_player()], "engine": engine})
+    };
+    fn engine_player() -> Value {
+        engine("random", 10)
+    }
+    act(&t, &mut host, new(json!({"threads": 8, "hash": 32}))).await.unwrap();
+    let s = host.state_where(|s| s["setup"]["hash"] == 32).await;
+    assert_eq!(s["setup"]["threads"], 1);
+    act(&t, &mut host, new(json!({"hash": 100000}))).await.unwrap();
+    let s = host.state_where(|s| s["setup"]["hash"] == 64).await;
+    assert_eq!(s["setup"]["threads"], 1);
+    // A game still plays with them.
+    act(&t, &mut host, json!({"t": "play", "move": "4"})).await.unwrap();
+    host.state_where(|s| s["board"]["ply"] == 2).await;
+}
