@@ -90,6 +90,16 @@ class Tmp(unittest.TestCase):
         finally:
             conn.close()
 
+    def resume_as_unfinished(self):
+        """Marks the match unfinished, as a kill leaves it, and resumes it."""
+        conn = sqlite3.connect(self.db)
+        conn.execute("UPDATE tournaments SET finished = 0")
+        conn.commit()
+        conn.close()
+        rc, out = self.referee("--resume")
+        self.assertEqual(rc, 0, out)
+        return out
+
     def assert_pgn_holds_every_stored_game_once(self, games):
         rows = self.stored()
         self.assertEqual([r[0] for r in rows], list(range(games)))
@@ -150,23 +160,13 @@ class RepairedPgn(Tmp):
         damaged = whole[:starts[2]] + whole[starts[3]:starts[5]] + whole[starts[5]:-25]
         with open(self.pgn, "wb") as f:
             f.write(damaged)
-        conn = sqlite3.connect(self.db)
-        conn.execute("UPDATE tournaments SET finished = 0")
-        conn.commit()
-        conn.close()
-        rc, out = self.referee("--resume")
-        self.assertEqual(rc, 0, out)
+        out = self.resume_as_unfinished()
         self.assertIn("2 stored games added", out)
         self.assert_pgn_holds_every_stored_game_once(6)
         # Idempotent: another resume changes nothing.
         with open(self.pgn, "rb") as f:
             repaired = f.read()
-        conn = sqlite3.connect(self.db)
-        conn.execute("UPDATE tournaments SET finished = 0")
-        conn.commit()
-        conn.close()
-        rc, out = self.referee("--resume")
-        self.assertEqual(rc, 0, out)
+        self.resume_as_unfinished()
         with open(self.pgn, "rb") as f:
             self.assertEqual(f.read(), repaired)
 

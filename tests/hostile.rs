@@ -117,21 +117,6 @@ fn a_line_over_the_budget_during_a_search() {
     assert_eq!(e.child.wait().unwrap().code(), Some(0));
 }
 
-/// Sends `cmd` then `isready` in a dialect without `ok`, and returns the
-/// lines before `readyok`.
-fn uci_reply(e: &mut Engine, cmd: &str) -> Vec<String> {
-    e.send(cmd);
-    e.send("isready");
-    let mut v = Vec::new();
-    loop {
-        let l = e.line();
-        if l == "readyok" {
-            return v;
-        }
-        v.push(l);
-    }
-}
-
 fn first_word(l: &str) -> &str {
     l.split(' ').next().unwrap_or("")
 }
@@ -166,13 +151,13 @@ fn save_names_that_are_reply_words() {
     // `load` of such a name: the GameString, nothing else.
     assert_eq!(e.cmd("load bestmove"), vec!["Connect4;InProgress;Yellow[1];4"]);
     // UCI and UGI: no `ok` frames the reply, so a line is all a GUI sees.
-    let r = uci_reply(&mut e, "uci");
+    let r = e.uci(&["uci"]);
     assert_eq!(r.last().map(String::as_str), Some("uciok"));
-    check(&uci_reply(&mut e, "saves"), "uci");
-    assert_eq!(uci_reply(&mut e, "save bestmove"), vec!["saved bestmove"]);
-    let r = uci_reply(&mut e, "ugi");
+    check(&e.uci(&["saves"]), "uci");
+    assert_eq!(e.uci(&["save bestmove"]), vec!["saved bestmove"]);
+    let r = e.uci(&["ugi"]);
     assert_eq!(r.last().map(String::as_str), Some("ugiok"));
-    check(&uci_reply(&mut e, "saves"), "ugi");
+    check(&e.uci(&["saves"]), "ugi");
 }
 
 /// Every line the engine printed, as raw text.
@@ -300,17 +285,5 @@ fn a_bad_default_game_is_refused_at_start() {
 /// standard library), with the built engine as `MEEPLE_BIN`.
 #[test]
 fn referee_hostile_python_tests_pass() {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let output = Command::new("python3")
-        .arg("scripts/test_hostile_referee.py")
-        .current_dir(root)
-        .env("MEEPLE_BIN", env!("CARGO_BIN_EXE_meeple"))
-        .output()
-        .expect("python3 must be installed to run the referee's tests");
-    assert!(
-        output.status.success(),
-        "hostile referee tests failed:\n{}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    crate::common::python_tests_pass("scripts/test_hostile_referee.py");
 }

@@ -196,7 +196,7 @@ fn two_default_engines_through_a_whole_list_runner() {
                 };
                 let mut ends = Vec::new();
                 for (i, e) in engines.iter_mut().enumerate() {
-                    let lines = uci_cmd(e, &format!("{position}\nquery gameover"));
+                    let lines = e.uci(&[position.as_str(), "query gameover"]);
                     assert!(
                         !lines.iter().any(|l| l.contains("invalidmove") || l.contains("err")),
                         "{ty} {i}: {lines:?}"
@@ -207,13 +207,13 @@ fn two_default_engines_through_a_whole_list_runner() {
                 over = ends[0] == "response true";
                 if over {
                     let results: Vec<String> =
-                        engines.iter_mut().map(|e| uci_cmd(e, "query result").pop().unwrap()).collect();
+                        engines.iter_mut().map(|e| e.uci(&["query result"]).pop().unwrap()).collect();
                     assert_eq!(results[0], results[1], "{ty}: {moves:?}");
                     assert!(results[0] == "response p1win" || results[0] == "response p2win", "{results:?}");
                     break;
                 }
                 let e = &mut engines[mover];
-                uci_cmd(e, &position);
+                e.uci(&[&position]);
                 e.send("go movetime 200");
                 let m = loop {
                     let l = e.line();
@@ -226,22 +226,5 @@ fn two_default_engines_through_a_whole_list_runner() {
                 assert!(moves.len() <= 20, "{ty}: {moves:?}");
             }
         }
-    }
-}
-
-/// Sends UCI/UGI commands (lines separated by `\n`) then `isready`, and
-/// returns the lines before `readyok`.
-fn uci_cmd(e: &mut Engine, cmds: &str) -> Vec<String> {
-    for c in cmds.split('\n') {
-        e.send(c);
-    }
-    e.send("isready");
-    let mut v = Vec::new();
-    loop {
-        let l = e.line();
-        if l == "readyok" {
-            return v;
-        }
-        v.push(l);
     }
 }

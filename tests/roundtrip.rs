@@ -43,22 +43,6 @@ fn token(mv: &str) -> String {
     mv.replace(' ', "_")
 }
 
-/// Sends UCI/UGI commands then `isready`; the lines before `readyok`.
-fn uci(e: &mut Engine, cmds: &[String]) -> Vec<String> {
-    for c in cmds {
-        e.send(c);
-    }
-    e.send("isready");
-    let mut v = Vec::new();
-    loop {
-        let l = e.line();
-        if l == "readyok" {
-            return v;
-        }
-        v.push(l);
-    }
-}
-
 /// `go depth 1` in UCI/UGI mode: the move of `bestmove`.
 fn uci_go(e: &mut Engine) -> String {
     e.send("go depth 1");
@@ -84,8 +68,8 @@ fn every_game_type_reads_its_moves_back_as_printed() {
     let mut m = Engine::start("rt-meeple");
     let mut u = Engine::start("rt-uci");
     let mut g = Engine::start("rt-ugi");
-    uci(&mut u, &["uci".into()]);
-    uci(&mut g, &["ugi".into()]);
+    u.uci(&["uci"]);
+    g.uci(&["ugi"]);
     let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
     let mut tested = 0;
     for ty in &types {
@@ -98,7 +82,7 @@ fn every_game_type_reads_its_moves_back_as_printed() {
         }
         tested += 1;
         for e in [&mut u, &mut g] {
-            no_failure(&uci(e, &[format!("setoption name UCI_Variant value {ty}")]), ty);
+            no_failure(&e.uci(&[format!("setoption name UCI_Variant value {ty}")]), ty);
         }
         let mut moves: Vec<String> = Vec::new();
         for ply in 0..8 {
@@ -115,7 +99,7 @@ fn every_game_type_reads_its_moves_back_as_printed() {
                 false => format!("position startpos moves {}", list.join(" ")),
             };
             for e in [&mut u, &mut g] {
-                let lines = uci(e, &[position.clone(), "validmoves".into()]);
+                let lines = e.uci(&[position.clone(), "validmoves".into()]);
                 no_failure(&lines, &position);
                 assert_eq!(lines.last().unwrap().split(' ').collect::<Vec<_>>(), tokens, "{ty}: {position}");
             }
@@ -141,12 +125,10 @@ fn every_game_type_reads_its_moves_back_as_printed() {
             // UCI/UGI: the GameString as `fen`, and the whole list again.
             let tokens: Vec<String> = moves.iter().map(|v| token(v)).collect();
             for e in [&mut u, &mut g] {
-                let lines = uci(e, &[format!("position fen {gs}"), "query gameover".into()]);
+                let lines = e.uci(&[format!("position fen {gs}"), "query gameover".into()]);
                 no_failure(&lines, &gs);
-                let lines = uci(
-                    e,
-                    &[format!("position startpos moves {}", tokens.join(" ")), "query gameover".into()],
-                );
+                let lines = e
+                    .uci(&[format!("position startpos moves {}", tokens.join(" ")), "query gameover".into()]);
                 no_failure(&lines, &gs);
             }
             if !gs.contains(";InProgress;") {

@@ -9,6 +9,24 @@ use std::sync::mpsc::{Receiver, channel};
 use std::thread;
 use std::time::Duration;
 
+/// Runs a Python test script of `scripts/` (standard library only) from
+/// the repository's root, with the built engine as `MEEPLE_BIN`, and fails
+/// with its output unless it passes.
+pub fn python_tests_pass(script: &str) {
+    let output = Command::new("python3")
+        .arg(script)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("MEEPLE_BIN", env!("CARGO_BIN_EXE_meeple"))
+        .output()
+        .expect("python3 must be installed to run the referee's tests");
+    assert!(
+        output.status.success(),
+        "{script} failed:\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// A running engine. Lines are read on a thread; a read that waits more
 /// than a minute fails the test instead of hanging it (a safety net, not a
 /// timing assertion).
@@ -104,6 +122,23 @@ impl Engine {
         let mut r = self.read_reply();
         r.pop();
         r
+    }
+
+    /// In UCI/UGI mode, where replies have no `ok`: sends `cmds`, then
+    /// `isready`, and returns the lines before `readyok`.
+    pub fn uci<S: AsRef<str>>(&mut self, cmds: &[S]) -> Vec<String> {
+        for c in cmds {
+            self.send(c.as_ref());
+        }
+        self.send("isready");
+        let mut v = Vec::new();
+        loop {
+            let l = self.line();
+            if l == "readyok" {
+                return v;
+            }
+            v.push(l);
+        }
     }
 
     /// A command whose reply is one line.
