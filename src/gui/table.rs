@@ -217,6 +217,26 @@ pub(super) struct Game {
     pub note: Option<String>,
 }
 
+impl Game {
+    /// A game just started or loaded: nothing asked of the engine yet.
+    fn new(family: String, game_string: String, board: Value, clocks: Clocks) -> Game {
+        Game {
+            family,
+            game_string,
+            board,
+            tree: Value::Null,
+            tree_level: false,
+            tree_error: None,
+            boards: Vec::new(),
+            end: None,
+            recorded: None,
+            clocks,
+            last_move_at: Instant::now(),
+            note: None,
+        }
+    }
+}
+
 /// Boards kept for reviewing a game; past it the review starts later.
 const MAX_BOARDS: usize = 3000;
 
@@ -718,20 +738,7 @@ impl Table {
         let gs = self.engine.one(&format!("newgame {}", s.game_type)).await?;
         self.game_no += 1;
         let clocks = Clocks::new([self.player(0).time, self.player(1).time], s.flag);
-        self.game = Some(Game {
-            family: s.family.clone(),
-            game_string: gs,
-            board: Value::Null,
-            tree: Value::Null,
-            tree_level: false,
-            tree_error: None,
-            boards: Vec::new(),
-            end: None,
-            recorded: None,
-            clocks,
-            last_move_at: Instant::now(),
-            note: None,
-        });
+        self.game = Some(Game::new(s.family.clone(), gs, Value::Null, clocks));
         self.refresh().await;
         self.fill_boards().await;
         self.paused = false;
@@ -822,20 +829,7 @@ impl Table {
         self.round = 0;
         self.rounds = None;
         let clocks = Clocks::new([self.player(0).time, self.player(1).time], flag);
-        self.game = Some(Game {
-            family,
-            game_string: gs,
-            board,
-            tree: Value::Null,
-            tree_level: false,
-            tree_error: None,
-            boards: Vec::new(),
-            end: None,
-            recorded: None,
-            clocks,
-            last_move_at: Instant::now(),
-            note: None,
-        });
+        self.game = Some(Game::new(family, gs, board, clocks));
         self.refresh().await;
         self.fill_boards().await;
         self.check_end().await;
