@@ -38,14 +38,11 @@ pub fn check(family: &str, rounds: u32) -> Result<(), String> {
     Ok(())
 }
 
-/// Each side's points for a finished round, from its `board json`: the
-/// maker (side 1) scores the rows used, plus one if the code was not
-/// broken; the breaker scores nothing.
+/// Each side's points for a finished round, as the game scores them in its
+/// `board json` (`scores`; the seed's rule lives with Mastermind's rules).
 pub fn points_by_side(board: &Value) -> [u32; 2] {
-    let plies = board["ply"].as_u64().unwrap_or(0) as u32;
-    let rows = plies.div_ceil(2);
-    let broken = board["state"].as_str() == Some("BreakerWins");
-    [0, rows + u32::from(!broken)]
+    let side = |s: usize| board["scores"][s].as_u64().unwrap_or(0).min(u64::from(u32::MAX)) as u32;
+    [side(0), side(1)]
 }
 
 /// The `Codemaker` value for a round of a Mastermind game: a person as
@@ -144,8 +141,9 @@ impl Rounds {
 mod tests {
     use super::*;
 
-    fn board(ply: u64, state: &str) -> Value {
-        json!({"ply": ply, "state": state, "sides": ["Breaker", "Maker"]})
+    /// A finished round whose maker scored `maker` points.
+    fn board(maker: u32) -> Value {
+        json!({"scores": [0, maker], "sides": ["Breaker", "Maker"]})
     }
 
     /// The seed's scoring over four rounds: the maker scores the rows used,
@@ -154,14 +152,14 @@ mod tests {
     fn four_rounds_scored_as_the_seed_did() {
         let mut m = Rounds::new(4);
         // Round 1: player 0 breaks in 4 rows: player 1 (maker) scores 4.
-        m.add(0, &board(8, "BreakerWins"), "gs1", Ending::Normal);
+        m.add(0, &board(4), "gs1", Ending::Normal);
         // Round 2: player 1 breaks in 6 rows: player 0 scores 6.
-        m.add(1, &board(12, "BreakerWins"), "gs2", Ending::Normal);
+        m.add(1, &board(6), "gs2", Ending::Normal);
         // Round 3: player 0 fails to break in 10 rows: player 1 scores 11.
-        m.add(2, &board(20, "MakerWins"), "gs3", Ending::Normal);
+        m.add(2, &board(11), "gs3", Ending::Normal);
         assert!(!m.over());
         // Round 4: player 1 breaks at once: player 0 scores 1.
-        m.add(3, &board(2, "BreakerWins"), "gs4", Ending::Normal);
+        m.add(3, &board(1), "gs4", Ending::Normal);
         assert!(m.over());
         assert_eq!(m.points(), [7, 15]);
         assert_eq!(m.result(), Outcome::Second);

@@ -75,6 +75,10 @@ pub struct Board {
     pub hands: [Vec<Piece>; 2],
     #[serde(default)]
     pub marks: Vec<Marks>,
+    /// The game's score by side, where it keeps one (Mastermind: a
+    /// finished round's points).
+    #[serde(default)]
+    pub scores: Option<[i64; 2]>,
     #[serde(default)]
     pub caption: String,
     #[serde(default)]

@@ -34,12 +34,10 @@ pub fn codemaker_option(person_keeps: bool, keep: Option<&str>) -> String {
     format!("setoption name {MATCH_FAMILY}.Codemaker value {value}")
 }
 
-/// A round's points by side (breaker, maker): the codemaker scores the
-/// rows used, plus one if the code was not broken.
-pub fn round_points(b: &Board, ending: Ending) -> [u32; 2] {
-    let rows = b.marks.len() as u32;
-    let broken = ending == Ending::Win(0);
-    [0, rows + u32::from(!broken)]
+/// A finished round's points by side (breaker, maker), as the game scores
+/// them in its `board json` (the seed's rule lives with Mastermind's rules).
+pub fn round_points(b: &Board) -> [u32; 2] {
+    b.scores.map(|s| s.map(|p| p.clamp(0, i64::from(u32::MAX)) as u32)).unwrap_or_default()
 }
 
 /// The result of a game by seat (seat 1 = side 0).
@@ -92,7 +90,7 @@ impl MatchScore {
         ending: Ending,
         how: results::Ending,
     ) {
-        let by_side = round_points(b, ending);
+        let by_side = round_points(b);
         let winner_side = match ending {
             Ending::Win(s) => Some(s),
             Ending::Draw => None,
@@ -199,22 +197,24 @@ fn person_name(p: &Player) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn board(family: &str, marks: usize) -> Board {
+    /// A finished round whose codemaker scored `maker` points.
+    fn board(family: &str, maker: i64) -> Board {
         Board {
             family: family.into(),
             game_type: family.into(),
             sides: ["Breaker".into(), "Maker".into()],
-            marks: (0..marks)
-                .map(|y| super::super::board::Marks { y: y as i32, label: "0B0W".into() })
-                .collect(),
+            scores: Some([0, maker]),
             ..Board::default()
         }
     }
 
+    /// The seed's rule itself is tested with Mastermind's rules
+    /// (games::mastermind::tests); here, the points are read from the board.
     #[test]
-    fn the_codemaker_scores_the_rows_used_plus_one_if_not_broken() {
-        assert_eq!(round_points(&board("Mastermind", 4), Ending::Win(0)), [0, 4]);
-        assert_eq!(round_points(&board("Mastermind", 10), Ending::Win(1)), [0, 11]);
+    fn a_rounds_points_are_the_boards_and_mastermind_plays_matches() {
+        assert_eq!(round_points(&board("Mastermind", 4)), [0, 4]);
+        assert_eq!(round_points(&board("Mastermind", 11)), [0, 11]);
+        assert_eq!(round_points(&Board::default()), [0, 0]);
         assert!(plays_matches("mastermind") && !plays_matches("Connect4"));
         assert_eq!(secret_side("Mastermind"), Some(1));
         assert_eq!(secret_side("Hive"), None);

@@ -61,6 +61,8 @@ fn person_breaks_the_engines_secret() {
     assert_eq!(g.outcome(), Some(Outcome::Win(BREAKER)));
     assert_eq!(g.game_string_extra().as_deref(), Some("Secret=3456"));
     assert!(matches!(g.parse_move("1111"), Err(MoveError::GameOver)));
+    // The seed's scoring of a round: the codemaker scores the rows used.
+    assert_eq!(g.board_view().scores, Some([0, 3]));
 }
 
 #[test]
@@ -141,6 +143,8 @@ fn rows_run_out() {
     }
     assert_eq!(g.outcome(), Some(Outcome::Win(MAKER)));
     assert_eq!(g.game_string_extra().as_deref(), Some("Secret=1234"));
+    // The code was not broken: the codemaker scores the rows used plus one.
+    assert_eq!(g.board_view().scores, Some([0, 3]));
 }
 
 /// Without a fixed secret the random codemaker's answers are drawn from

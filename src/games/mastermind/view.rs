@@ -72,12 +72,21 @@ pub fn board_view(g: &Mastermind) -> BoardView {
     if let Some(sec) = secret {
         caption.push_str(&format!("; the secret was {sec}"));
     }
+    // The seed's scoring of a finished game (a round of a match): the
+    // codemaker scores the rows used, plus one if the code was not broken.
+    let scores = g.outcome().map(|o| {
+        let broken = o == Outcome::Win(super::BREAKER);
+        let maker = g.rows.len() as i64 + i64::from(!broken);
+        let mut by_side = [0; 2];
+        by_side[1 - super::BREAKER] = maker;
+        by_side
+    });
     BoardView {
         geometry: Geometry::Rows { rows: rows as u32, slots: s.pegs as u32 },
         cells,
         hands: [Vec::new(), Vec::new()],
         marks,
-        scores: None,
+        scores,
         caption,
         text: String::new(),
     }
