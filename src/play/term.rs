@@ -56,6 +56,71 @@ impl Highlighter for Words {}
 impl Validator for Words {}
 impl Helper for Words {}
 
+/// Ctrl-C is a command here (move now, pause), not an abort. A terminal
+/// throws away the output it has not yet drawn when Ctrl-C comes, unless
+/// its NOFLSH flag is set: lines of moves were lost that way when the
+/// screen lagged behind the engine. The flag is set while the game runs
+/// and the terminal's own settings come back when it ends.
+struct KeepOutput {
+    #[cfg(unix)]
+    saved: Option<(i32, libc::termios)>,
+}
+
+impl KeepOutput {
+    #[cfg(unix)]
+    fn new() -> KeepOutput {
+        let fd = if io::stdout().is_terminal() {
+            1
+        } else if io::stdin().is_terminal() {
+            0
+        } else {
+            return KeepOutput { saved: None };
+        };
+        KeepOutput::on(fd)
+    }
+
+    /// Sets NOFLSH on the terminal `fd` (if it was not set already).
+    #[cfg(unix)]
+    fn on(fd: i32) -> KeepOutput {
+        // SAFETY: tcgetattr/tcsetattr on a descriptor of this process,
+        // with a termios the call fills.
+        unsafe {
+            let mut t: libc::termios = std::mem::zeroed();
+            if libc::tcgetattr(fd, &mut t) != 0 || t.c_lflag & libc::NOFLSH != 0 {
+                return KeepOutput { saved: None };
+            }
+            let saved = t;
+            t.c_lflag |= libc::NOFLSH;
+            if libc::tcsetattr(fd, libc::TCSANOW, &t) != 0 {
+                log::debug!("cannot keep the output on Ctrl-C: {}", io::Error::last_os_error());
+                return KeepOutput { saved: None };
+            }
+            KeepOutput { saved: Some((fd, saved)) }
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn new() -> KeepOutput {
+        KeepOutput {}
+    }
+}
+
+impl Drop for KeepOutput {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        if let Some((fd, saved)) = self.saved.take() {
+            // SAFETY: as above; the settings read when the game began.
+            unsafe {
+                let mut now: libc::termios = std::mem::zeroed();
+                if libc::tcgetattr(fd, &mut now) == 0 {
+                    now.c_lflag = (now.c_lflag & !libc::NOFLSH) | (saved.c_lflag & libc::NOFLSH);
+                    libc::tcsetattr(fd, libc::TCSANOW, &now);
+                }
+            }
+        }
+    }
+}
+
 /// The terminal.
 pub struct Term {
     /// ANSI colours in the output.
@@ -68,6 +133,7 @@ pub struct Term {
     history: Vec<String>,
     words: Arc<Mutex<Vec<String>>>,
     interrupted: Arc<AtomicBool>,
+    _keep: KeepOutput,
     /// Input that is not a terminal: bounded lines.
     pipe: Option<LineReader<StdinLock<'static>>>,
 }
@@ -87,6 +153,7 @@ impl Term {
             history: Vec::new(),
             words: Arc::new(Mutex::new(Vec::new())),
             interrupted,
+            _keep: KeepOutput::new(),
             pipe: None,
         }
     }
@@ -214,4 +281,76 @@ pub enum ColorChoice {
     Auto,
     Always,
     Never,
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::fs::File;
+    use std::io::{Read, Write};
+    use std::os::fd::{AsRawFd, FromRawFd};
+
+    use super::KeepOutput;
+
+    /// A pseudo-terminal: (master, slave).
+    fn pty() -> (File, File) {
+        let (mut master, mut slave) = (0, 0);
+        // SAFETY: openpty writes two descriptors, which we then own.
+        let r = unsafe {
+            libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), std::ptr::null())
+        };
+        assert_eq!(r, 0, "openpty: {}", std::io::Error::last_os_error());
+        // SAFETY: the descriptors are open and owned by nobody else.
+        unsafe { (File::from_raw_fd(master), File::from_raw_fd(slave)) }
+    }
+
+    fn noflsh(f: &File) -> bool {
+        // SAFETY: tcgetattr fills the termios.
+        unsafe {
+            let mut t: libc::termios = std::mem::zeroed();
+            assert_eq!(libc::tcgetattr(f.as_raw_fd(), &mut t), 0);
+            t.c_lflag & libc::NOFLSH != 0
+        }
+    }
+
+    /// 16 KB of lines the screen has not read yet, then Ctrl-C, then an
+    /// end mark: every line still arrives, and the terminal's setting
+    /// comes back afterwards.
+    #[test]
+    fn ctrl_c_keeps_the_lines_the_screen_has_not_drawn() {
+        let (mut master, slave) = pty();
+        assert!(!noflsh(&slave));
+        let keep = KeepOutput::on(slave.as_raw_fd());
+        assert!(noflsh(&slave));
+        // A writer the screen does not keep up with: it blocks once the
+        // terminal's buffers are full, and Ctrl-C comes meanwhile.
+        let line = "Red (X) plays 4 (perfect, 0.02 s)\n";
+        let mut writer = slave.try_clone().unwrap();
+        let w = std::thread::spawn(move || {
+            writer.write_all(line.repeat(500).as_bytes()).unwrap();
+            writer.write_all(b"END\n").unwrap();
+        });
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        master.write_all(b"\x03").unwrap();
+        // Read until the end mark, with a safety net (without the flag
+        // the mark itself can be thrown away).
+        // SAFETY: fcntl on a descriptor we own.
+        unsafe { libc::fcntl(master.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK) };
+        let safety = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let mut seen = Vec::new();
+        let mut buf = [0u8; 4096];
+        while !String::from_utf8_lossy(&seen).contains("END") && std::time::Instant::now() < safety {
+            match master.read(&mut buf) {
+                Ok(n) => seen.extend_from_slice(&buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    std::thread::sleep(std::time::Duration::from_millis(10))
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+        let seen = String::from_utf8_lossy(&seen);
+        assert_eq!(seen.matches(line.trim_end()).count(), 500);
+        w.join().unwrap();
+        drop(keep);
+        assert!(!noflsh(&slave));
+    }
 }
