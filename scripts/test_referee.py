@@ -380,13 +380,14 @@ class WrongResults(Tmp):
     def test_late_move_is_stored_and_shown(self):
         rc, out = self.referee("--engine", "name=good", "cmd=" + fake(), "st=10",
                                "--engine", "name=late",
-                               "cmd=" + fake("--mode", "slow", "--delay", "0.5"),
+                               "cmd=" + fake("--mode", "slow", "--delay", "0.5", "--score", "17"),
                                "st=0.05", "--games", "2", "--timemargin", "0.1", "--recover")
         self.assertEqual(rc, 0, out)
         conn = sqlite3.connect(self.db)
-        late = conn.execute("SELECT player, ms FROM moves WHERE late = 1").fetchall()
+        late = conn.execute("SELECT player, ms, score FROM moves WHERE late = 1").fetchall()
         self.assertEqual(len(late), 2, late)
-        self.assertTrue(all(p == "late" and ms >= 400 for p, ms in late), late)
+        # The late move keeps the score its engine gave with it.
+        self.assertTrue(all(p == "late" and ms >= 400 and s == 17 for p, ms, s in late), late)
         rc, shown = self.referee("show", "2", "--db", self.db, "--arbiter", fake())
         self.assertEqual(rc, 0, shown)
         self.assertIn("Game 2 of tournament 1", shown)

@@ -104,7 +104,8 @@ def play_game(arbiter, seats, limits, first_seat, opening, settings, aborted=lam
             late = getattr(e, "move", None)
             if late is not None:  # the move that lost on time
                 record["moves"].append({"side": gs.turn_side, "player": seat.name, "move": late,
-                                        "ms": int(round(e.used * 1000)), "late": True})
+                                        "ms": int(round(e.used * 1000)), "late": True,
+                                        "score": getattr(e, "score", None)})
             break
         if ctx.checked and ctx.checked[0] == move:
             new_gs = ctx.checked[1]

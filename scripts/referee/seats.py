@@ -302,7 +302,7 @@ class EngineSeat:
             failure = SeatFailure("time", "%s used %.3f s of %s (+%.3f margin)"
                                   % (self.name, used, told_text(client, allowed, lines[-1]),
                                      margin))
-            failure.move, failure.used = move, used
+            failure.move, failure.used, failure.score = move, used, score
             raise failure
         return move, used, score
 

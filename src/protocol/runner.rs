@@ -128,7 +128,7 @@ pub fn spawn<W: Write + Send + 'static>(req: Request, out: Out<W>, notify: Optio
     let handle = std::thread::Builder::new()
         .name("search".into())
         .stack_size(64 << 20)
-        .spawn(move || run(req, stop2, done2, progress2, out, notify))
+        .spawn(move || run(req, start, stop2, done2, progress2, out, notify))
         .expect("spawn search thread");
     Running { stop, progress, done, unbounded, handle, beat }
 }
@@ -136,6 +136,7 @@ pub fn spawn<W: Write + Send + 'static>(req: Request, out: Out<W>, notify: Optio
 /// The body of a search thread.
 fn run<W: Write + Send + 'static>(
     req: Request,
+    start: Instant,
     stop: StopFlag,
     done: Arc<AtomicBool>,
     progress: Arc<Progress>,
@@ -143,6 +144,7 @@ fn run<W: Write + Send + 'static>(
     notify: Option<Notify>,
 ) -> Option<Box<dyn AnyPlayer>> {
     let Request { job, game, mut player, options, limits, args, seed, dialect, searchmoves, .. } = req;
+    let movetime = limits.movetime;
     let mut rng = StdRng::seed_from_u64(seed);
     let out2 = out.clone();
     let game2 = game.clone_box();
@@ -196,6 +198,13 @@ fn run<W: Write + Send + 'static>(
         done.store(true, Ordering::Release);
         let _ = o.write_all(text.as_bytes()).and_then(|_| o.flush());
     }
+    // What the engine's own clock says, to tell a late move's delay in the
+    // engine from one on the way (a runner's measure includes the pipes).
+    log::debug!(
+        "{job:?} answered {} ms after the command (its time: {})",
+        start.elapsed().as_millis(),
+        movetime.map_or("none".to_string(), |t| format!("{} ms", t.as_millis()))
+    );
     if let Some(n) = notify {
         n();
     }
