@@ -71,6 +71,11 @@ pub fn board_view(g: &Mastermind) -> BoardView {
     };
     if let Some(sec) = secret {
         caption.push_str(&format!("; the secret was {sec}"));
+    } else if g.outcome() == Some(Outcome::Win(super::MAKER)) {
+        // No secret was fixed (an engine answering for a code consistent
+        // so far, or a person keeping it in their head): the codes that
+        // fit every row, so the breaker learns what it could have been.
+        caption.push_str(&fitting_codes(g));
     }
     // The seed's scoring of a finished game (a round of a match): the
     // codemaker scores the rows used, plus one if the code was not broken.
@@ -161,6 +166,21 @@ pub fn selections(g: &Mastermind, mv: MmMove) -> Vec<Select> {
     }
 }
 
+/// After a game the maker won without a fixed secret: `; the only code
+/// that fits every row: 3456`, or `; codes that fit every row: 3456, 3465`
+/// (`and more` after two).
+fn fitting_codes(g: &Mastermind) -> String {
+    let s = &g.spec;
+    let (codes, more) = super::consistent::some_consistent(s, &g.rows, 2);
+    let list: Vec<String> = codes.iter().map(|&c| s.code_text(c).to_string()).collect();
+    match (list.as_slice(), more) {
+        ([], _) => String::new(),
+        ([one], false) => format!("; the only code that fits every row: {one}"),
+        (_, false) => format!("; codes that fit every row: {}", list.join(", ")),
+        (_, true) => format!("; codes that fit every row: {} and more", list.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,5 +202,50 @@ mod tests {
         assert_eq!(v.marks[0].marks.len(), 4);
         assert_eq!(v.marks[0].label, "2B2W");
         assert!(v.caption.contains("row 2"), "{}", v.caption);
+    }
+
+    /// A game the maker won with no fixed secret: the caption names the
+    /// codes that fit every row, checked against every code of the variant.
+    #[test]
+    fn a_maker_win_without_a_secret_names_the_codes_that_fit() {
+        let one = ["1111", "2222", "3333", "4444", "5555", "6666", "3465", "4356", "3546", "6543"];
+        let none = ["1122"; 10];
+        for (guesses, expected) in [
+            (&one[..], "; the only code that fits every row: 3456"),
+            (&none[..], "; codes that fit every row: 3333, 3334 and more"),
+        ] {
+            let mut g = Mastermind::parse_type("Mastermind").unwrap().unwrap();
+            let s = g.spec;
+            let secret = s.parse_code("3456").unwrap();
+            for guess in guesses {
+                let code = s.parse_code(guess).unwrap();
+                g.play(MmMove::Guess(code));
+                g.play(MmMove::Feedback(s.score(code, secret)));
+            }
+            assert_eq!(g.outcome(), Some(Outcome::Win(super::super::MAKER)));
+            // Every code of the variant that answers every row alike.
+            let fit: Vec<String> = s
+                .all_codes()
+                .into_iter()
+                .filter(|&c| g.rows.iter().all(|r| s.score(r.guess, c) == r.feedback))
+                .map(|c| s.code_text(c).to_string())
+                .collect();
+            let caption = board_view(&g).caption;
+            assert_eq!(caption, format!("Maker wins: the rows ran out{expected}"));
+            assert!(fit.len() == 1 || fit.len() > 2);
+            for code in fit.iter().take(2) {
+                assert!(caption.contains(code.as_str()), "{caption} {fit:?}");
+            }
+        }
+        // With a fixed secret the secret itself is named.
+        let mut g = Mastermind::parse_type("Mastermind").unwrap().unwrap();
+        g.apply_extra("Secret=3456").unwrap();
+        let s = g.spec;
+        for guess in none {
+            let code = s.parse_code(guess).unwrap();
+            g.play(MmMove::Guess(code));
+            g.play(MmMove::Feedback(s.score(code, s.parse_code("3456").unwrap())));
+        }
+        assert_eq!(board_view(&g).caption, "Maker wins: the rows ran out; the secret was 3456");
     }
 }
