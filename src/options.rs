@@ -84,6 +84,10 @@ impl OptionSpec {
                 .ok_or_else(|| {
                     format!("option {} takes one of {}, not '{text}'", self.name, choices.join(", "))
                 }),
+            // UCI's word for the empty string (`option ... default <empty>`).
+            OptionKind::Str { .. } if text.eq_ignore_ascii_case("<empty>") => {
+                Ok(OptionValue::Str(String::new()))
+            }
             OptionKind::Str { .. } => Ok(OptionValue::Str(text.to_string())),
         }
     }
@@ -196,6 +200,9 @@ mod tests {
         let s = OptionSpec::string("Secret", "", "");
         assert_eq!(s.parse_value("1234"), Ok(OptionValue::Str("1234".into())));
         assert_eq!(s.parse_value("é٤"), Ok(OptionValue::Str("é٤".into())));
+        // A string option can be emptied again, as UCI writes it.
+        assert_eq!(s.parse_value("<empty>"), Ok(OptionValue::Str(String::new())));
+        assert_eq!(s.parse_value(""), Ok(OptionValue::Str(String::new())));
         for bad in ["x\rok\ry", "a\nok", "\u{1b}[2J", "a\u{0}b", "a\u{85}b"] {
             let e = s.parse_value(bad).unwrap_err();
             assert!(e.contains("control character") && !e.chars().any(char::is_control), "{e:?}");

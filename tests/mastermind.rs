@@ -63,6 +63,16 @@ fn a_fixed_secret_allows_only_its_feedback() {
     }
     assert!(last.starts_with("Mastermind;BreakerWins;") && last.ends_with(";Secret=3456"), "{last}");
     assert_eq!(e.one(&format!("newgame {last}")), last);
+    // Emptied again (UCI's `<empty>`, or no value), the secret is no
+    // longer fixed: any feedback that fits is legal.
+    for empty in ["setoption name Secret value <empty>", "setoption name Secret"] {
+        e.cmd("setoption name Secret value 3456");
+        assert!(e.cmd(empty).is_empty(), "{empty}");
+        assert_eq!(e.one("options get Secret"), "Secret;string;;");
+        e.one("newgame Mastermind");
+        e.one("play 1122");
+        assert_eq!(e.one("validmoves").split(';').count(), 13, "{empty}");
+    }
 }
 
 #[test]

@@ -133,6 +133,8 @@ impl<W: Write + Send + 'static> Session<W> {
                     Some(v) => v,
                     None => match self.settings.find(&name) {
                         Some((_, spec)) if matches!(spec.kind, OptionKind::Bool { .. }) => "True".into(),
+                        // `setoption name Secret value` (or no `value`): the empty string.
+                        Some((_, spec)) if matches!(spec.kind, OptionKind::Str { .. }) => String::new(),
                         Some(_) => return err(format!("setoption name {} needs a value", clip(&name))),
                         None => return Err(unknown_option(&name)),
                     },
