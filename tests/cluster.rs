@@ -8,7 +8,6 @@
 //! `bash scripts/test.sh`, runs it first).
 
 use std::path::Path;
-use std::process::Command;
 
 /// Runs the named tests of `scripts/test_cluster.py` with the cluster
 /// venv's python; the three groups below run in parallel.
@@ -21,19 +20,7 @@ fn run(tests: &[&str]) {
          to create the cluster test's virtual environment with Dask",
         python.display()
     );
-    let output = Command::new(&python)
-        .arg("scripts/test_cluster.py")
-        .args(tests)
-        .current_dir(root)
-        .env("MEEPLE_BIN", env!("CARGO_BIN_EXE_meeple"))
-        .output()
-        .expect("the cluster venv's python runs");
-    assert!(
-        output.status.success(),
-        "cluster tests {tests:?} failed:\n{}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    crate::common::python_script_passes(&python, "scripts/test_cluster.py", tests);
 }
 
 #[test]

@@ -13,15 +13,23 @@ use std::time::Duration;
 /// the repository's root, with the built engine as `MEEPLE_BIN`, and fails
 /// with its output unless it passes.
 pub fn python_tests_pass(script: &str) {
-    let output = Command::new("python3")
+    python_script_passes(std::path::Path::new("python3"), script, &[]);
+}
+
+/// Runs `python script args...` as [`python_tests_pass`] does, with the
+/// given interpreter (a virtual environment's, for tests that need more
+/// than the standard library).
+pub fn python_script_passes(python: &std::path::Path, script: &str, args: &[&str]) {
+    let output = Command::new(python)
         .arg(script)
+        .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("MEEPLE_BIN", env!("CARGO_BIN_EXE_meeple"))
         .output()
-        .expect("python3 must be installed to run the referee's tests");
+        .unwrap_or_else(|e| panic!("{} must be installed to run {script}: {e}", python.display()));
     assert!(
         output.status.success(),
-        "{script} failed:\n{}\n{}",
+        "{script} {args:?} failed:\n{}\n{}",
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
