@@ -505,6 +505,7 @@ impl<W: Write + Send + 'static> Session<W> {
             dialect: self.dialect,
             searchmoves,
             ponder,
+            arrived: self.arrived,
         };
         let unbounded = req.limits.infinite || req.limits.is_unbounded() || ponder;
         let running = runner::spawn(req, self.out.clone(), self.notifier());

@@ -4,6 +4,7 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::sync::mpsc;
+use std::time::Instant;
 
 use log::error;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -14,7 +15,9 @@ use super::session::{Session, SessionConfig, Signal};
 use super::terminal::{Terminal, Typed};
 
 enum Event {
-    Input(InputLine, Option<Permit>),
+    /// A line, its share of the input budget, and when it was read (a
+    /// search's clock runs from then).
+    Input(InputLine, Option<Permit>, Instant),
     Eof,
     Signal(Signal),
     SearchDone,
@@ -53,7 +56,7 @@ pub fn run_stdio(mut config: SessionConfig) -> u8 {
     session.greet();
     for ev in rx {
         match ev {
-            Event::Input(l, permit) => session.handle_input_with(l, permit),
+            Event::Input(l, permit, at) => session.handle_input_at(l, permit, at),
             Event::Eof => session.handle_eof(),
             Event::Signal(s) => session.handle_signal(s),
             Event::SearchDone => session.on_search_done(),
@@ -77,8 +80,9 @@ fn read_pipe(tx: mpsc::Sender<Event>) {
     loop {
         match reader.next_line() {
             Ok(Some(l)) => {
+                let at = Instant::now();
                 let permit = budget.acquire(l.held());
-                if tx.send(Event::Input(l, Some(permit))).is_err() {
+                if tx.send(Event::Input(l, Some(permit), at)).is_err() {
                     return;
                 }
             }
@@ -93,7 +97,7 @@ fn read_pipe(tx: mpsc::Sender<Event>) {
 fn read_terminal(mut t: Terminal, tx: mpsc::Sender<Event>) {
     loop {
         let ev = match t.read() {
-            Typed::Line(l) => Event::Input(l, None),
+            Typed::Line(l) => Event::Input(l, None, Instant::now()),
             Typed::Interrupt => Event::Signal(Signal::Interrupt),
             Typed::Eof => {
                 let _ = tx.send(Event::Eof);

@@ -46,6 +46,9 @@ pub struct Request {
     /// UCI's `searchmoves`, as moves of the game (empty = all).
     pub searchmoves: Vec<String>,
     pub ponder: bool,
+    /// When the command arrived: the search's clock runs from then, so a
+    /// search thread that a busy machine runs late still answers in time.
+    pub arrived: Instant,
 }
 
 /// Called by the search thread once its reply is written (the event loop
@@ -92,7 +95,7 @@ pub fn spawn<W: Write + Send + 'static>(req: Request, out: Out<W>, notify: Optio
     let done = Arc::new(AtomicBool::new(false));
     let unbounded = req.limits.infinite || req.limits.is_unbounded() || req.ponder;
     let beat = Arc::new((Mutex::new(false), Condvar::new()));
-    let start = Instant::now();
+    let start = req.arrived;
     // The heartbeat: an `info` line when the player has said nothing for a
     // second (only `go` and `analyze` print progress).
     if req.job != Job::BestMove {
@@ -155,7 +158,8 @@ fn run<W: Write + Send + 'static>(
             let _ = writeln!(o, "{line}").and_then(|_| o.flush());
         }
     };
-    let mut ctx = SearchCtx::with_progress(limits, &options, &mut rng, stop, &mut reporter, progress);
+    let mut ctx =
+        SearchCtx::with_progress(limits, &options, &mut rng, stop, &mut reporter, progress).started_at(start);
     let result = catch_unwind(AssertUnwindSafe(|| match job {
         Job::Analyze => game.analyze(&args, &mut ctx),
         _ => player.choose(game.as_ref(), &mut ctx).ok_or_else(|| "no move".to_string()).map(|m| vec![m]),
@@ -201,7 +205,7 @@ fn run<W: Write + Send + 'static>(
     // What the engine's own clock says, to tell a late move's delay in the
     // engine from one on the way (a runner's measure includes the pipes).
     log::debug!(
-        "{job:?} answered {} ms after the command (its time: {})",
+        "{job:?} answered {} ms after the command arrived (its time: {})",
         start.elapsed().as_millis(),
         movetime.map_or("none".to_string(), |t| format!("{} ms", t.as_millis()))
     );

@@ -88,6 +88,10 @@ pub struct Session<W: Write + Send + 'static> {
     pub(super) rng: StdRng,
     pub(super) player: Option<(&'static str, Box<dyn AnyPlayer>)>,
     pub(super) search: Option<Running>,
+    /// When the command running now arrived: read from the input, or its
+    /// turn came after waiting behind a search. A search's clock runs from
+    /// then, so time lost before the search thread runs counts.
+    pub(super) arrived: Instant,
     pub(super) saves: Saves,
     queue: VecDeque<Queued>,
     notify: Option<Notify>,
@@ -115,6 +119,7 @@ impl<W: Write + Send + 'static> Session<W> {
             rng: StdRng::from_os_rng(),
             player: None,
             search: None,
+            arrived: Instant::now(),
             queue: VecDeque::new(),
             notify: None,
             last_sigint: None,
@@ -180,24 +185,31 @@ impl<W: Write + Send + 'static> Session<W> {
     /// Handles one line of input holding its share of the input budget
     /// (released when the command has run).
     pub fn handle_input_with(&mut self, input: InputLine, permit: Option<Permit>) {
+        self.handle_input_at(input, permit, Instant::now())
+    }
+
+    /// Handles one line of input read at `at`: a search it starts counts
+    /// its time from then.
+    pub fn handle_input_at(&mut self, input: InputLine, permit: Option<Permit>, at: Instant) {
         match input {
             InputLine::TooLong(n) => self.submit(
                 Item::Failed(Failure::Err(format!("line too long ({n} bytes; the limit is {MAX_LINE})"))),
                 permit,
+                at,
             ),
             InputLine::NotUtf8 => {
-                self.submit(Item::Failed(Failure::Err("input is not valid UTF-8".into())), permit)
+                self.submit(Item::Failed(Failure::Err("input is not valid UTF-8".into())), permit, at)
             }
-            InputLine::Line(l) => self.handle_line_with(&l, permit),
+            InputLine::Line(l) => self.handle_line_at(&l, permit, at),
         }
     }
 
     /// Handles one line of text.
     pub fn handle_line(&mut self, line: &str) {
-        self.handle_line_with(line, None)
+        self.handle_line_at(line, None, Instant::now())
     }
 
-    fn handle_line_with(&mut self, line: &str, permit: Option<Permit>) {
+    fn handle_line_at(&mut self, line: &str, permit: Option<Permit>, at: Instant) {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             return;
@@ -206,7 +218,7 @@ impl<W: Write + Send + 'static> Session<W> {
             Ok(c) => Item::Command(c),
             Err(e) => Item::Failed(self.parse_failure(e)),
         };
-        self.submit(item, permit);
+        self.submit(item, permit, at);
     }
 
     fn parse_failure(&self, e: ParseError) -> Failure {
@@ -214,7 +226,7 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 
     /// Runs a command now, or queues it behind the running search.
-    fn submit(&mut self, item: Item, permit: Option<Permit>) {
+    fn submit(&mut self, item: Item, permit: Option<Permit>, at: Instant) {
         self.pump();
         if self.search.is_some() {
             if let Item::Command(c) = &item
@@ -225,6 +237,7 @@ impl<W: Write + Send + 'static> Session<W> {
             self.queue.push_back(Queued { item, _permit: permit });
             return;
         }
+        self.arrived = at;
         self.run_item(item);
         drop(permit);
         self.pump();
@@ -264,6 +277,8 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.keep_player(s.join());
             }
             let Some(q) = self.queue.pop_front() else { break };
+            // A command that waited: its time starts with its turn.
+            self.arrived = Instant::now();
             self.run_item(q.item);
         }
         if self.eof && self.search.is_none() && self.queue.is_empty() && self.exit.is_none() {
@@ -394,6 +409,30 @@ mod tests {
         let out = s.output();
         let bytes = out.lock().unwrap().clone();
         String::from_utf8(bytes).unwrap()
+    }
+
+    /// A search's clock runs from when its line was read, not from when
+    /// its thread got to run: a `go` read 2 s before the session took it
+    /// up reports at least those 2 s in its first `info` line.
+    #[test]
+    fn a_search_counts_its_time_from_the_lines_arrival() {
+        let mut s = Session::new(Vec::<u8>::new(), SessionConfig::default());
+        for l in ["newgame Connect4", "play 4", "play 4", "play 5"] {
+            s.handle_line(l);
+        }
+        let read = Instant::now().checked_sub(Duration::from_secs(2)).expect("the machine is up for 2 s");
+        s.handle_input_at(InputLine::Line("go depth 3".into()), None, read);
+        s.wait_search();
+        let out = String::from_utf8(s.output().lock().unwrap().clone()).unwrap();
+        let info = out.lines().find(|l| l.starts_with("info depth")).expect("an info line");
+        let ms: u64 = info
+            .split(' ')
+            .skip_while(|w| *w != "time")
+            .nth(1)
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("no time in {info}"));
+        assert!(ms >= 2000, "{info}");
+        assert!(out.lines().any(|l| l.starts_with("bestmove ")), "{out}");
     }
 
     #[test]

@@ -236,6 +236,18 @@ impl<'a> SearchCtx<'a> {
         }
     }
 
+    /// The same context with its clock started at `start` (when the
+    /// command arrived, before this thread ran): the time limit and
+    /// `elapsed` count from then. A pondering search's clock starts at
+    /// `ponderhit` as before.
+    pub fn started_at(mut self, start: Instant) -> Self {
+        self.start = start;
+        if !self.progress.is_pondering() {
+            self.deadline.set(self.limits.movetime.and_then(|t| start.checked_add(t)));
+        }
+        self
+    }
+
     /// The deadline, once pondering is over.
     pub fn deadline(&self) -> Option<Instant> {
         if self.deadline.get().is_none() && self.limits.movetime.is_some() && !self.progress.is_pondering() {
@@ -353,4 +365,46 @@ pub fn legal_moves<G: Game>(pos: &G) -> Vec<G::Move> {
     let mut v = Vec::new();
     pos.legal_moves(&mut v);
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// A clock started before the context was made (the command's
+    /// arrival) sets the deadline and `elapsed` from then; a pondering
+    /// search still has no deadline until `ponderhit`.
+    #[test]
+    fn the_clock_runs_from_the_given_start() {
+        let opts = OptionValues::default();
+        let mut rng = StdRng::seed_from_u64(1);
+        let mut sink = |_r: Report| {};
+        let limits = Limits { movetime: Some(Duration::from_millis(1500)), ..Limits::default() };
+        let start = Instant::now().checked_sub(Duration::from_secs(2)).expect("the machine is up for 2 s");
+        let ctx = SearchCtx::with_progress(
+            limits.clone(),
+            &opts,
+            &mut rng,
+            StopFlag::new(),
+            &mut sink,
+            Progress::new(false),
+        )
+        .started_at(start);
+        assert_eq!(ctx.deadline(), Some(start + Duration::from_millis(1500)));
+        assert_eq!(ctx.remaining(), Some(Duration::ZERO));
+        assert!(ctx.elapsed() >= Duration::from_secs(2));
+        assert!(ctx.should_stop(), "the time ran out before the search began");
+
+        let mut rng = StdRng::seed_from_u64(1);
+        let mut sink = |_r: Report| {};
+        let progress = Progress::new(true);
+        let ctx =
+            SearchCtx::with_progress(limits, &opts, &mut rng, StopFlag::new(), &mut sink, progress.clone())
+                .started_at(start);
+        assert_eq!(ctx.deadline(), None, "pondering: no deadline yet");
+        progress.ponder_hit();
+        let d = ctx.deadline().expect("a deadline after ponderhit");
+        assert!(d > start + Duration::from_millis(1500), "after ponderhit the time runs from then");
+    }
 }
