@@ -179,17 +179,12 @@ impl<W: Write + Send + 'static> Session<W> {
 
     /// Handles one line of input.
     pub fn handle_input(&mut self, input: InputLine) {
-        self.handle_input_with(input, None)
+        self.handle_input_at(input, None, Instant::now())
     }
 
-    /// Handles one line of input holding its share of the input budget
-    /// (released when the command has run).
-    pub fn handle_input_with(&mut self, input: InputLine, permit: Option<Permit>) {
-        self.handle_input_at(input, permit, Instant::now())
-    }
-
-    /// Handles one line of input read at `at`: a search it starts counts
-    /// its time from then.
+    /// Handles one line of input read at `at`, holding its share of the
+    /// input budget (released when the command has run): a search it
+    /// starts counts its time from `at`.
     pub fn handle_input_at(&mut self, input: InputLine, permit: Option<Permit>, at: Instant) {
         match input {
             InputLine::TooLong(n) => self.submit(

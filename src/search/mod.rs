@@ -220,26 +220,25 @@ impl<'a> SearchCtx<'a> {
         reporter: &'a mut dyn FnMut(Report),
         progress: Arc<Progress>,
     ) -> Self {
-        let start = Instant::now();
-        let deadline =
-            if progress.is_pondering() { None } else { limits.movetime.and_then(|t| start.checked_add(t)) };
-        SearchCtx {
+        let now = Instant::now();
+        let ctx = SearchCtx {
             limits,
             options,
             rng,
             stop,
-            start,
-            deadline: Cell::new(deadline),
+            start: now,
+            deadline: Cell::new(None),
             nodes: 0,
             reporter,
             progress,
-        }
+        };
+        ctx.started_at(now)
     }
 
-    /// The same context with its clock started at `start` (when the
-    /// command arrived, before this thread ran): the time limit and
-    /// `elapsed` count from then. A pondering search's clock starts at
-    /// `ponderhit` as before.
+    /// The same context with its clock started at `start` (a new context
+    /// starts it now; the protocol passes when the command arrived): the
+    /// time limit and `elapsed` count from then. A pondering search's
+    /// clock starts at `ponderhit`.
     pub fn started_at(mut self, start: Instant) -> Self {
         self.start = start;
         if !self.progress.is_pondering() {
