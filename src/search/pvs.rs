@@ -2,7 +2,10 @@
 //! position key: iterative deepening, aspiration windows, a shared
 //! transposition table ([`Tt`]), killer and history move ordering, late
 //! move reductions, extensions chosen by the game's [`Heuristics`], and
-//! lazy SMP over the shared table when several threads are asked for.
+//! several threads over the shared table when asked for: the same
+//! iterative deepening on each, each putting off the moves another thread
+//! is searching at that moment (ABDADA, see [`Busy`]), so that they split
+//! the tree instead of searching it twice in the same order.
 //!
 //! Moves are searched in stages: the table's move and the two killers,
 //! each checked for legality alone, before the whole list is generated
@@ -96,6 +99,9 @@ pub struct Found<M> {
     pub value: i32,
     pub depth: u32,
     pub pv: Vec<M>,
+    /// Moves the threads put off because another thread was searching
+    /// them (ABDADA; 0 with one thread).
+    pub deferred: u64,
 }
 
 /// The score of a search value for `info`: centipawns or mate in N of
@@ -137,12 +143,91 @@ type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
 struct Shared<'a> {
     tt: &'a Tt,
     abort: AtomicBool,
+    /// Nodes of the helper threads so far (each adds its own as it goes).
     helper_nodes: AtomicU64,
+    /// The moves being searched now, when several threads search
+    /// (ABDADA); `None` with one thread.
+    busy: Option<Busy>,
+    /// Moves put off by the threads that have finished (ABDADA).
+    deferred: AtomicU64,
     /// The search's `stop` and deadline, which every thread watches
     /// itself (the deadline as known at the start: after a `ponderhit`
     /// only the main thread knows it, and sets `abort`).
     stop: StopFlag,
     deadline: Option<Instant>,
+}
+
+/// Nodes at least this deep defer a move another thread is searching.
+const DEFER_DEPTH: i32 = 3;
+
+/// The moves the threads of one search are searching now, for the
+/// simplified ABDADA of Tom Kerrigan: at a node below the root, a move
+/// (other than the first) that another thread is searching is put off to
+/// the end of the
+/// list; by the time it comes back, the other thread's result is usually
+/// in the table. So the threads split the tree's work between them
+/// instead of searching the same moves in the same order, as plain lazy
+/// SMP does. Each entry is a hash of (position, move), set while the
+/// move is searched and cleared after; sets of four, written with relaxed
+/// atomics (a lost or stale entry only costs a duplicated or deferred
+/// search, never a wrong result).
+struct Busy {
+    slots: Box<[AtomicU64]>,
+}
+
+const BUSY_SETS: usize = 1 << 15;
+const BUSY_WAYS: usize = 4;
+
+impl Busy {
+    fn new() -> Busy {
+        Busy { slots: (0..BUSY_SETS * BUSY_WAYS).map(|_| AtomicU64::new(0)).collect() }
+    }
+
+    /// The hash of a move (coded `code`) at the position of key `key`;
+    /// never 0, the mark of an empty slot.
+    #[inline]
+    fn move_key(key: u64, code: u16) -> u64 {
+        (key ^ (code as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)).max(1)
+    }
+
+    #[inline]
+    fn set(&self, mk: u64) -> &[AtomicU64] {
+        let i = (mk >> 40) as usize & (BUSY_SETS - 1);
+        &self.slots[i * BUSY_WAYS..(i + 1) * BUSY_WAYS]
+    }
+
+    /// True if another thread is searching this move now.
+    #[inline]
+    fn is_busy(&self, mk: u64) -> bool {
+        self.set(mk).iter().any(|w| w.load(Relaxed) == mk)
+    }
+
+    /// Marks the move as being searched.
+    #[inline]
+    fn start(&self, mk: u64) {
+        let set = self.set(mk);
+        for w in set {
+            let v = w.load(Relaxed);
+            if v == mk {
+                return;
+            }
+            if v == 0 {
+                w.store(mk, Relaxed);
+                return;
+            }
+        }
+        set[0].store(mk, Relaxed);
+    }
+
+    /// Clears the mark of a move whose search is over.
+    #[inline]
+    fn finish(&self, mk: u64) {
+        for w in self.set(mk) {
+            if w.load(Relaxed) == mk {
+                w.store(0, Relaxed);
+            }
+        }
+    }
 }
 
 /// Nodes between two looks at the stop flag and the clock: about 0.2 ms
@@ -177,6 +262,12 @@ struct Searcher<'a, G: Game, H> {
     tmp_scores: Vec<i32>,
     /// Scratch of [`Self::leaf`].
     fin: Vec<G::Move>,
+    /// Moves put off per ply (ABDADA).
+    deferred: Vec<Vec<G::Move>>,
+    /// Nodes already added to `Shared::helper_nodes` (helpers).
+    nodes_told: u64,
+    /// Moves this thread put off (ABDADA).
+    deferrals: u64,
 }
 
 impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
@@ -205,6 +296,9 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
             tmp_moves: Vec::new(),
             tmp_scores: Vec::new(),
             fin: Vec::new(),
+            deferred: (0..MAX_PLY + 2).map(|_| Vec::new()).collect(),
+            nodes_told: 0,
+            deferrals: 0,
         }
     }
 
@@ -299,11 +393,15 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
             if ctx.should_stop() {
                 sh.abort.store(true, Relaxed);
             }
-        } else if sh.stop.is_stopped()
-            || ctx.limits.nodes.is_some_and(|n| self.nodes >= n)
-            || sh.deadline.is_some_and(|d| Instant::now() >= d)
-        {
-            sh.abort.store(true, Relaxed);
+        } else {
+            sh.helper_nodes.fetch_add(self.nodes - self.nodes_told, Relaxed);
+            self.nodes_told = self.nodes;
+            if sh.stop.is_stopped()
+                || ctx.limits.nodes.is_some_and(|n| self.nodes >= n)
+                || sh.deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                sh.abort.store(true, Relaxed);
+            }
         }
         if sh.abort.load(Relaxed) {
             self.stopped = true;
@@ -372,48 +470,27 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         let alpha_orig = alpha;
         let mut best = -WIN - 1;
         let mut best_move: Option<G::Move> = None;
-        // The staged moves: the table's move, then the killers that are
-        // legal here (the order `gen_ordered` gives them).
+        // With several threads, a move another thread is searching now
+        // waits for the end of the list (ABDADA, see [`Busy`]).
+        let smp = depth >= DEFER_DEPTH && self.shared.busy.is_some();
+        let mut deferred = if smp { std::mem::take(&mut self.deferred[ply]) } else { Vec::new() };
+        deferred.clear();
         let mut staged: [Option<G::Move>; 3] = [None; 3];
         let mut n_staged = 0;
         let mut searched = 0;
         let mut cut = false;
-        let candidates = [tt_move, self.killers[ply][0], self.killers[ply][1]];
-        for (c, &m) in candidates.iter().enumerate() {
-            let Some(m) = m else { continue };
-            if staged[..n_staged].contains(&Some(m)) || (c > 0 && !self.heur.legal(pos, m)) {
-                continue;
-            }
-            staged[n_staged] = Some(m);
-            n_staged += 1;
-            let v = self.child(pos, ctx, m, searched, depth, ply, alpha, beta, is_pv);
-            searched += 1;
-            if self.stopped {
-                self.path.pop();
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_move = Some(m);
-            }
-            alpha = alpha.max(v);
-            if alpha >= beta {
-                self.cut_off(ply, m, depth);
-                cut = true;
-                break;
-            }
-        }
-        // The generated moves: the same body as above, in a loop of its
-        // own (one loop over both measured 10% slower).
-        if !cut {
-            self.gen_ordered(pos, ply, tt_move);
-            let n = self.moves[ply].len();
-            for i in 0..n {
-                let m = self.pick(ply, i);
-                if staged[..n_staged].contains(&Some(m)) {
+        // One move's search and its bookkeeping; `break`s out of the loop
+        // it is in at a cut-off, returns when the search is stopped.
+        macro_rules! search_move {
+            ($m:expr, $may_defer:expr) => {{
+                let m = $m;
+                let mk = if smp { Busy::move_key(key, self.heur.move_code(m)) } else { 0 };
+                if $may_defer && smp && searched > 0 && self.is_busy(mk) {
+                    self.deferrals += 1;
+                    deferred.push(m);
                     continue;
                 }
-                let v = self.child(pos, ctx, m, searched, depth, ply, alpha, beta, is_pv);
+                let v = self.child_marked(pos, ctx, m, mk, searched, depth, ply, alpha, beta, is_pv);
                 searched += 1;
                 if self.stopped {
                     self.path.pop();
@@ -426,9 +503,45 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
                 alpha = alpha.max(v);
                 if alpha >= beta {
                     self.cut_off(ply, m, depth);
+                    cut = true;
                     break;
                 }
+            }};
+        }
+        // The staged moves: the table's move, then the killers that are
+        // legal here (the order `gen_ordered` gives them).
+        let candidates = [tt_move, self.killers[ply][0], self.killers[ply][1]];
+        for (c, &m) in candidates.iter().enumerate() {
+            let Some(m) = m else { continue };
+            if staged[..n_staged].contains(&Some(m)) || (c > 0 && !self.heur.legal(pos, m)) {
+                continue;
             }
+            staged[n_staged] = Some(m);
+            n_staged += 1;
+            search_move!(m, true);
+        }
+        // The generated moves: the same body as above, in a loop of its
+        // own (one loop over both measured 10% slower).
+        if !cut {
+            self.gen_ordered(pos, ply, tt_move);
+            let n = self.moves[ply].len();
+            for i in 0..n {
+                let m = self.pick(ply, i);
+                if staged[..n_staged].contains(&Some(m)) {
+                    continue;
+                }
+                search_move!(m, true);
+            }
+        }
+        // The deferred moves, whoever is searching them now.
+        if !cut {
+            for j in 0..deferred.len() {
+                search_move!(deferred[j], false);
+            }
+        }
+        debug_assert!(!cut || alpha >= beta);
+        if smp {
+            self.deferred[ply] = deferred;
         }
         self.path.pop();
         let bound = if best >= beta {
@@ -443,6 +556,40 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
             .tt
             .store(key, Entry { score: to_tt(best, ply), depth: depth.clamp(0, 255) as u8, bound, mv });
         best
+    }
+
+    /// True if another thread is searching the move of hash `mk`.
+    #[inline]
+    fn is_busy(&self, mk: u64) -> bool {
+        self.shared.busy.as_ref().is_some_and(|b| b.is_busy(mk))
+    }
+
+    /// [`Self::child`], with the move marked busy meanwhile when `mk` is
+    /// not 0 (several threads, a node deep enough).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn child_marked(
+        &mut self,
+        pos: &mut G,
+        ctx: &mut SearchCtx,
+        m: G::Move,
+        mk: u64,
+        i: usize,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        is_pv: bool,
+    ) -> i32 {
+        let busy = if mk != 0 { self.shared.busy.as_ref() } else { None };
+        if let Some(b) = busy {
+            b.start(mk);
+        }
+        let v = self.child(pos, ctx, m, i, depth, ply, alpha, beta, is_pv);
+        if let Some(b) = busy {
+            b.finish(mk);
+        }
+        v
     }
 
     /// Searches `m`, the `i`-th move searched at a node of `depth`
@@ -545,6 +692,9 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         self.path.push(key);
         let mut best: Option<i32> = None;
         let mut best_i = 0;
+        // Every thread searches every root move (no move is put off here,
+        // as it is below): a search stopped in the middle of an iteration
+        // keeps only what the main thread itself found at the root.
         for (i, &(m, noise)) in root_moves.iter().enumerate() {
             pos.play(m);
             // Noise shifts this move's window (0 at full strength).
@@ -583,6 +733,49 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
             }
         }
         best
+    }
+
+    /// One iteration of depth `d` at the root, in aspiration windows
+    /// around `prev` (the last iteration's value) widened until the value
+    /// falls inside. Returns its value, or when stopped: the partial
+    /// iteration's value if its best move was proven better than the
+    /// previous best, or if `have_result` is false (nothing better to
+    /// play) any value it found; else None.
+    fn iterate(
+        &mut self,
+        pos: &mut G,
+        ctx: &mut SearchCtx,
+        root_moves: &mut [(G::Move, i32)],
+        d: i32,
+        prev: Option<i32>,
+        have_result: bool,
+    ) -> Option<i32> {
+        let mut delta = 40;
+        let (mut lo, mut hi) = match prev {
+            Some(p) if d >= 4 && p.abs() < WIN_THRESHOLD => (p - delta, p + delta),
+            _ => (-WIN - 1, WIN + 1),
+        };
+        loop {
+            let first_before = root_moves[0].0;
+            let v = self.root(pos, ctx, root_moves, d, lo, hi)?;
+            if self.stopped {
+                // A partial iteration: keep its best move only if it
+                // was proven better than the previous best.
+                if root_moves[0].0 != first_before && v > lo && have_result {
+                    return Some(v);
+                }
+                return if have_result { None } else { Some(v) };
+            }
+            if v <= lo && lo > -WIN - 1 {
+                lo = (v - delta).max(-WIN - 1);
+                delta *= 3;
+            } else if v >= hi && hi < WIN + 1 {
+                hi = (v + delta).min(WIN + 1);
+                delta *= 3;
+            } else {
+                return Some(v);
+            }
+        }
     }
 }
 
@@ -646,11 +839,14 @@ pub fn search<G: Game, H: Heuristics<G>>(
         return None;
     }
     tt.new_search();
+    let threads = usable_threads(settings.threads);
     let prior: KeySet = settings.prior.iter().copied().collect();
     let shared = Shared {
         tt,
         abort: AtomicBool::new(false),
         helper_nodes: AtomicU64::new(0),
+        busy: (threads > 1).then(Busy::new),
+        deferred: AtomicU64::new(0),
         stop: ctx.stop_flag().clone(),
         deadline: ctx.deadline(),
     };
@@ -676,15 +872,15 @@ pub fn search<G: Game, H: Heuristics<G>>(
         let m = root_moves[0].0;
         ctx.nodes += 1;
         ctx.report(1, None, format_pv(root, &[m]));
-        return Some(Found { best: m, value: 0, depth: 0, pv: vec![m] });
+        return Some(Found { best: m, value: 0, depth: 0, pv: vec![m], deferred: 0 });
     }
-    let threads = usable_threads(settings.threads);
     let start_nodes = ctx.nodes;
     let mut result: Option<Found<G::Move>> = None;
     let mut main_nodes = 0;
     std::thread::scope(|scope| {
-        // Helpers: the same iterative deepening, some one ply deeper,
-        // filling the shared table until the main thread is done.
+        // Helpers: the same iterative deepening, filling the shared table
+        // until the main thread is done; at each node they take the moves
+        // no other thread is searching first (ABDADA, see [`Busy`]).
         for t in 1..threads {
             let shared = &shared;
             let prior = &prior;
@@ -698,14 +894,16 @@ pub fn search<G: Game, H: Heuristics<G>>(
                 let mut hctx =
                     SearchCtx::new(lim, &opts, &mut rng, crate::search::StopFlag::new(), &mut sink);
                 let mut s = Searcher::new(heur, shared, prior, false);
-                for d in 1 + (t as u32 & 1)..=max_depth {
-                    let before = s.nodes;
-                    let v = s.root(&mut pos, &mut hctx, &mut rm, d as i32, -WIN - 1, WIN + 1);
-                    shared.helper_nodes.fetch_add(s.nodes - before, Relaxed);
+                let mut prev = None;
+                for d in 1..=max_depth {
+                    let v = s.iterate(&mut pos, &mut hctx, &mut rm, d as i32, prev, true);
                     if s.stopped || v.is_none() {
                         break;
                     }
+                    prev = v;
                 }
+                shared.helper_nodes.fetch_add(s.nodes - s.nodes_told, Relaxed);
+                shared.deferred.fetch_add(s.deferrals, Relaxed);
             });
         }
         let mut s = Searcher::new(heur, &shared, &prior, true);
@@ -717,33 +915,7 @@ pub fn search<G: Game, H: Heuristics<G>>(
             // (each iteration costs several times all before it; only
             // interior nodes store an entry).
             tt.reserve(4 * (s.nodes + shared.helper_nodes.load(Relaxed)), ctx.deadline());
-            let mut delta = 40;
-            let (mut lo, mut hi) = match prev {
-                Some(p) if depth >= 4 && p.abs() < WIN_THRESHOLD => (p - delta, p + delta),
-                _ => (-WIN - 1, WIN + 1),
-            };
-            let value = loop {
-                let first_before = root_moves[0].0;
-                let v = s.root(&mut pos, ctx, &mut root_moves, d, lo, hi);
-                let Some(v) = v else { break None };
-                if s.stopped {
-                    // A partial iteration: keep its best move only if it
-                    // was proven better than the previous best.
-                    if root_moves[0].0 != first_before && v > lo && result.is_some() {
-                        break Some(v);
-                    }
-                    break if result.is_none() { Some(v) } else { None };
-                }
-                if v <= lo && lo > -WIN - 1 {
-                    lo = (v - delta).max(-WIN - 1);
-                    delta *= 3;
-                } else if v >= hi && hi < WIN + 1 {
-                    hi = (v + delta).min(WIN + 1);
-                    delta *= 3;
-                } else {
-                    break Some(v);
-                }
-            };
+            let value = s.iterate(&mut pos, ctx, &mut root_moves, d, prev, result.is_some());
             ctx.nodes = start_nodes + s.nodes + shared.helper_nodes.load(Relaxed);
             let Some(v) = value else { break };
             let best = root_moves[0].0;
@@ -751,7 +923,7 @@ pub fn search<G: Game, H: Heuristics<G>>(
             if !s.stopped {
                 ctx.report(depth, Some(score_of(v)), format_pv(root, &pv));
             }
-            result = Some(Found { best, value: v, depth, pv });
+            result = Some(Found { best, value: v, depth, pv, deferred: 0 });
             prev = Some(v);
             if s.stopped || v.abs() >= WIN_THRESHOLD && depth >= 2 {
                 break;
@@ -768,10 +940,53 @@ pub fn search<G: Game, H: Heuristics<G>>(
         }
         shared.abort.store(true, Relaxed);
         main_nodes = s.nodes;
+        shared.deferred.fetch_add(s.deferrals, Relaxed);
     });
     ctx.nodes = start_nodes + main_nodes + shared.helper_nodes.load(Relaxed);
-    result.or_else(|| {
+    let deferred = shared.deferred.load(Relaxed);
+    if threads > 1 {
+        log::debug!("{threads} threads put off {deferred} moves another thread was searching");
+    }
+    result.map(|f| Found { deferred, ..f }).or_else(|| {
         let m = root_moves[0].0;
-        Some(Found { best: m, value: 0, depth: 0, pv: vec![m] })
+        Some(Found { best: m, value: 0, depth: 0, pv: vec![m], deferred: 0 })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn busy_marks_a_move_until_its_search_is_over() {
+        let b = Busy::new();
+        let k = 0x1234_5678_9ABC_DEF0;
+        let (m1, m2) = (Busy::move_key(k, 1), Busy::move_key(k, 2));
+        assert_ne!(m1, m2);
+        assert_ne!(Busy::move_key(k ^ 1, 1), m1);
+        assert!(!b.is_busy(m1));
+        b.start(m1);
+        assert!(b.is_busy(m1) && !b.is_busy(m2));
+        b.start(m1);
+        b.finish(m1);
+        assert!(!b.is_busy(m1), "a move marked twice is cleared once");
+        // A full set: the newest mark replaces the first, none is lost
+        // but that one.
+        let same_set: Vec<u64> = (0..BUSY_WAYS as u64 + 1).map(|i| (i + 1) << 60 | 0x77 << 40 | 1).collect();
+        for &m in &same_set {
+            b.start(m);
+        }
+        assert!(same_set[1..].iter().all(|&m| b.is_busy(m)));
+        assert!(!b.is_busy(same_set[0]));
+        for &m in &same_set {
+            b.finish(m);
+        }
+        assert!(b.slots.iter().all(|w| w.load(Relaxed) == 0));
+    }
+
+    #[test]
+    fn move_keys_are_never_zero() {
+        assert_ne!(Busy::move_key(0, 0), 0);
+        assert_ne!(Busy::move_key((1u64).wrapping_mul(0x9E37_79B9_7F4A_7C15), 0), 0);
+    }
 }

@@ -1,4 +1,4 @@
-//! A transposition table shared by the threads of one search (lazy SMP).
+//! A transposition table shared by the threads of one search.
 //!
 //! Each entry is two 64-bit words, written and read with relaxed atomics:
 //! `key ^ data` and `data`. A reader recomputes the key from both words,

@@ -42,6 +42,9 @@ struct BenchArgs {
     /// tactics by default (names or GameStrings); prints nodes, time, nodes/s.
     #[arg(long)]
     search: bool,
+    /// With --search: search threads sharing the table (no more than the cores the process may use).
+    #[arg(long, default_value_t = 1, requires = "search")]
+    threads: usize,
     /// Game types or GameStrings (default: all eight game types); the counts of Base, Base+MLP and a
     /// few game types with other piece counts (Base+S0, Base+MLP+G1A4, ...) are checked.
     positions: Vec<String>,
@@ -85,7 +88,7 @@ pub fn bench(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         return super::tune::tune(&t, out);
     }
     if a.search {
-        return super::searchbench::bench(a.depth.clamp(1, 64), &a.positions, out);
+        return super::searchbench::bench(a.depth.clamp(1, 64), a.threads.clamp(1, 64), &a.positions, out);
     }
     let positions = if a.positions.is_empty() { Expansions::all_types() } else { a.positions };
     let mut bad = 0;

@@ -38,8 +38,9 @@ impl Player<Hive> for Random {
 }
 
 /// Iterative-deepening principal-variation search ([`pvs`]) with a
-/// transposition table of `Hash` MB, `Threads` threads (lazy SMP, no more
-/// than the machine's cores) and the strength set by `Skill`.
+/// transposition table of `Hash` MB, `Threads` threads (splitting the
+/// tree by ABDADA, no more than the machine's cores) and the strength set
+/// by `Skill`.
 ///
 /// The table is made when a game starts ([`Player::prepare`]) and kept
 /// from game to game (cleared, in constant time, when a game starts). Its
@@ -345,6 +346,39 @@ mod tests {
         let m = AlphaBeta::new(&opts).choose(&g, &mut ctx);
         assert!(g.moves().contains(&m));
         assert!(ctx.nodes < 10_000, "searched {} nodes after stop", ctx.nodes);
+    }
+
+    /// Two threads split the tree (ABDADA): each puts off moves the
+    /// other is searching (a mark stays while its thread is descheduled,
+    /// so this holds on a busy machine too), both threads' nodes are
+    /// counted, and the search completes its depth with a legal move.
+    #[test]
+    fn two_threads_put_off_each_others_moves() {
+        let g = Hive::from_game_string(crate::games::hive::searchbench::MIDDLE_GAME).unwrap();
+        let tt = crate::search::tt::Tt::new(16).unwrap();
+        let opts = OptionValues::default();
+        let run = |threads: usize| {
+            tt.clear();
+            let mut rng = StdRng::seed_from_u64(3);
+            let mut sink = |_r| {};
+            let limits = Limits { depth: Some(6), ..Limits::default() };
+            let mut ctx = SearchCtx::new(limits, &opts, &mut rng, StopFlag::new(), &mut sink);
+            let settings = Settings { max_depth: 6, threads, prior: g.prior_keys().collect(), noise: 0 };
+            let found = pvs::search(&g, &HiveEval, &tt, &mut ctx, &settings).unwrap();
+            (found, ctx.nodes)
+        };
+        let (one, _) = run(1);
+        assert_eq!(one.deferred, 0);
+        assert_eq!(one.depth, 6);
+        let (two, nodes) = run(2);
+        assert_eq!(two.depth, 6);
+        assert!(g.moves().contains(&two.best));
+        if crate::search::usable_threads(2) == 2 {
+            assert!(two.deferred > 0, "no move was put off");
+            assert!(nodes > 0);
+        } else {
+            assert_eq!(two.deferred, 0);
+        }
     }
 
     /// A search of many threads ends on `stop` (each thread watches it)

@@ -33,8 +33,9 @@ pub const POSITIONS: [(&str, &str); 4] = [
 ];
 
 /// Searches each position (name or GameString; all of [`POSITIONS`] by
-/// default) to `depth`, printing nodes, time and nodes/s, then the total.
-pub fn bench(depth: u32, positions: &[String], out: &mut dyn Write) -> Result<(), String> {
+/// default) to `depth` with `threads` threads, printing nodes, time and
+/// nodes/s, then the total.
+pub fn bench(depth: u32, threads: usize, positions: &[String], out: &mut dyn Write) -> Result<(), String> {
     let list: Vec<(String, String)> = if positions.is_empty() {
         POSITIONS.iter().map(|(n, g)| (n.to_string(), g.to_string())).collect()
     } else {
@@ -58,7 +59,7 @@ pub fn bench(depth: u32, positions: &[String], out: &mut dyn Write) -> Result<()
         let mut sink = |_r| {};
         let limits = Limits { depth: Some(depth), ..Limits::default() };
         let mut ctx = SearchCtx::new(limits, &opts, &mut rng, StopFlag::new(), &mut sink);
-        let settings = Settings { max_depth: depth, threads: 1, prior: g.prior_keys().collect(), noise: 0 };
+        let settings = Settings { max_depth: depth, threads, prior: g.prior_keys().collect(), noise: 0 };
         let start = Instant::now();
         let found = pvs::search(&g, &HiveEval, &tt, &mut ctx, &settings);
         let t = start.elapsed().as_secs_f64();
@@ -86,20 +87,20 @@ mod tests {
     #[test]
     fn bench_positions_load_and_search() {
         let mut out = Vec::new();
-        bench(2, &[], &mut out).unwrap();
+        bench(2, 1, &[], &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         for (n, _) in POSITIONS {
             assert!(text.contains(&format!("{n}: depth 2 nodes ")), "{text}");
         }
         assert!(text.contains("total: nodes "), "{text}");
-        assert!(bench(2, &["Chess".to_string()], &mut Vec::new()).is_err());
+        assert!(bench(2, 1, &["Chess".to_string()], &mut Vec::new()).is_err());
     }
 
     #[test]
     fn fixed_depth_node_counts_are_deterministic() {
         let count = || {
             let mut out = Vec::new();
-            bench(3, &["middle".to_string()], &mut out).unwrap();
+            bench(3, 1, &["middle".to_string()], &mut out).unwrap();
             let t = String::from_utf8(out).unwrap();
             t.split_whitespace().skip_while(|w| *w != "nodes").nth(1).unwrap().to_string()
         };
