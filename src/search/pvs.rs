@@ -163,9 +163,8 @@ const DEFER_DEPTH: i32 = 3;
 /// The moves the threads of one search are searching now, for the
 /// simplified ABDADA of Tom Kerrigan: at a node below the root, a move
 /// (other than the first) that another thread is searching is put off to
-/// the end of the
-/// list; by the time it comes back, the other thread's result is usually
-/// in the table. So the threads split the tree's work between them
+/// the end of the list; by the time it comes back, the other thread's
+/// result is usually in the table. So the threads split the tree's work between them
 /// instead of searching the same moves in the same order, as plain lazy
 /// SMP does. Each entry is a hash of (position, move), set while the
 /// move is searched and cleared after; sets of four, written with relaxed
@@ -472,8 +471,9 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         let mut best_move: Option<G::Move> = None;
         // With several threads, a move another thread is searching now
         // waits for the end of the list (ABDADA, see [`Busy`]).
-        let smp = depth >= DEFER_DEPTH && self.shared.busy.is_some();
-        let mut deferred = if smp { std::mem::take(&mut self.deferred[ply]) } else { Vec::new() };
+        let sh = self.shared;
+        let busy = sh.busy.as_ref().filter(|_| depth >= DEFER_DEPTH);
+        let mut deferred = if busy.is_some() { std::mem::take(&mut self.deferred[ply]) } else { Vec::new() };
         deferred.clear();
         let mut staged: [Option<G::Move>; 3] = [None; 3];
         let mut n_staged = 0;
@@ -484,13 +484,19 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         macro_rules! search_move {
             ($m:expr, $may_defer:expr) => {{
                 let m = $m;
-                let mk = if smp { Busy::move_key(key, self.heur.move_code(m)) } else { 0 };
-                if $may_defer && smp && searched > 0 && self.is_busy(mk) {
+                let mk = if busy.is_some() { Busy::move_key(key, self.heur.move_code(m)) } else { 0 };
+                if $may_defer && searched > 0 && busy.is_some_and(|b| b.is_busy(mk)) {
                     self.deferrals += 1;
                     deferred.push(m);
                     continue;
                 }
-                let v = self.child_marked(pos, ctx, m, mk, searched, depth, ply, alpha, beta, is_pv);
+                if let Some(b) = busy {
+                    b.start(mk);
+                }
+                let v = self.child(pos, ctx, m, searched, depth, ply, alpha, beta, is_pv);
+                if let Some(b) = busy {
+                    b.finish(mk);
+                }
                 searched += 1;
                 if self.stopped {
                     self.path.pop();
@@ -540,7 +546,7 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
             }
         }
         debug_assert!(!cut || alpha >= beta);
-        if smp {
+        if busy.is_some() {
             self.deferred[ply] = deferred;
         }
         self.path.pop();
@@ -556,40 +562,6 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
             .tt
             .store(key, Entry { score: to_tt(best, ply), depth: depth.clamp(0, 255) as u8, bound, mv });
         best
-    }
-
-    /// True if another thread is searching the move of hash `mk`.
-    #[inline]
-    fn is_busy(&self, mk: u64) -> bool {
-        self.shared.busy.as_ref().is_some_and(|b| b.is_busy(mk))
-    }
-
-    /// [`Self::child`], with the move marked busy meanwhile when `mk` is
-    /// not 0 (several threads, a node deep enough).
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn child_marked(
-        &mut self,
-        pos: &mut G,
-        ctx: &mut SearchCtx,
-        m: G::Move,
-        mk: u64,
-        i: usize,
-        depth: i32,
-        ply: usize,
-        alpha: i32,
-        beta: i32,
-        is_pv: bool,
-    ) -> i32 {
-        let busy = if mk != 0 { self.shared.busy.as_ref() } else { None };
-        if let Some(b) = busy {
-            b.start(mk);
-        }
-        let v = self.child(pos, ctx, m, i, depth, ply, alpha, beta, is_pv);
-        if let Some(b) = busy {
-            b.finish(mk);
-        }
-        v
     }
 
     /// Searches `m`, the `i`-th move searched at a node of `depth`
