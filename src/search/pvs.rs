@@ -5,7 +5,9 @@
 //! several threads over the shared table when asked for: the same
 //! iterative deepening on each, each putting off the moves another thread
 //! is searching at that moment (ABDADA, see [`Busy`]), so that they split
-//! the tree instead of searching it twice in the same order.
+//! the tree instead of searching it twice in the same order; what any of
+//! them proves at the root is kept in one record ([`RootBest`]), which
+//! decides the move.
 //!
 //! Moves are searched in stages: the table's move and the two killers,
 //! each checked for legality alone, before the whole list is generated
@@ -21,6 +23,7 @@
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
@@ -155,6 +158,53 @@ struct Shared<'a> {
     /// only the main thread knows it, and sets `abort`).
     stop: StopFlag,
     deadline: Option<Instant>,
+    /// The best root move any thread has proven so far.
+    root_best: Mutex<Option<RootBest>>,
+}
+
+impl Shared<'_> {
+    /// Keeps `rb` if it says more than the record so far.
+    fn offer(&self, rb: RootBest) {
+        let mut best = self.root_best.lock().unwrap_or_else(|p| p.into_inner());
+        if best.is_none_or(|old| rb.beats(&old)) {
+            *best = Some(rb);
+        }
+    }
+
+    fn root_best(&self) -> Option<RootBest> {
+        *self.root_best.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// What a thread has proven about a root move: the best move of a
+/// completed iteration, or in an iteration still going, a move whose
+/// value there is known (exactly for the first move searched, as a
+/// lower bound for a later one that beat it). The threads' records make
+/// one: the deepest wins, at the same depth a completed iteration beats
+/// a partial one, and of two partial ones the higher value wins. So when
+/// the clock stops an iteration halfway, a move another thread proved
+/// better counts as much as one the main thread proved itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RootBest {
+    depth: i32,
+    complete: bool,
+    value: i32,
+    code: u16,
+}
+
+/// The record's move if it should replace the main thread's result
+/// (its move's code and depth; `None` if it has none): when the record
+/// is as deep and names another move.
+fn overrides(record: Option<RootBest>, result: Option<(u16, u32)>) -> Option<RootBest> {
+    let rb = record?;
+    result.is_none_or(|(code, depth)| rb.depth >= depth as i32 && code != rb.code).then_some(rb)
+}
+
+impl RootBest {
+    fn beats(&self, old: &RootBest) -> bool {
+        (self.depth, self.complete) > (old.depth, old.complete)
+            || self.depth == old.depth && !self.complete && !old.complete && self.value > old.value
+    }
 }
 
 /// Nodes at least this deep defer a move another thread is searching.
@@ -664,35 +714,65 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         self.path.push(key);
         let mut best: Option<i32> = None;
         let mut best_i = 0;
-        // Every thread searches every root move (no move is put off here,
-        // as it is below): a search stopped in the middle of an iteration
-        // keeps only what the main thread itself found at the root.
-        for (i, &(m, noise)) in root_moves.iter().enumerate() {
-            pos.play(m);
-            // Noise shifts this move's window (0 at full strength).
-            let (a, b) = (alpha.saturating_sub(noise), beta.saturating_sub(noise));
-            let v = if i == 0 {
-                -self.pvs(pos, ctx, depth - 1, 1, -b, -a)
-            } else {
-                let mut v = -self.pvs(pos, ctx, depth - 1, 1, -a - 1, -a);
-                if v > a && v < b {
-                    v = -self.pvs(pos, ctx, depth - 1, 1, -b, -a);
+        // With several threads the root moves are split as the moves
+        // below it are (ABDADA): a move another thread is searching now
+        // waits for the end of the list. What any thread proves at the
+        // root goes to the shared record ([`RootBest`]), which decides
+        // the move when the search stops in the middle of an iteration.
+        let busy = self.shared.busy.as_ref().filter(|_| depth >= DEFER_DEPTH);
+        let mut deferred: Vec<usize> = Vec::new();
+        let mut searched = 0;
+        'passes: for pass in 0..2 {
+            let list: Vec<usize> =
+                if pass == 0 { (0..root_moves.len()).collect() } else { std::mem::take(&mut deferred) };
+            for i in list {
+                let (m, noise) = root_moves[i];
+                let code = self.heur.move_code(m);
+                let mk = Busy::move_key(key, code);
+                if pass == 0 && searched > 0 && busy.is_some_and(|b| b.is_busy(mk)) {
+                    self.deferrals += 1;
+                    deferred.push(i);
+                    continue;
                 }
-                v
-            } + noise;
-            pos.undo(m);
-            if self.stopped {
-                break;
-            }
-            if best.is_none_or(|b| v > b) {
-                best = Some(v);
-                best_i = i;
-            }
-            if v > alpha {
-                alpha = v;
-            }
-            if alpha >= beta {
-                break;
+                if let Some(b) = busy {
+                    b.start(mk);
+                }
+                pos.play(m);
+                // Noise shifts this move's window (0 at full strength).
+                let (a, b) = (alpha.saturating_sub(noise), beta.saturating_sub(noise));
+                let v = if searched == 0 {
+                    -self.pvs(pos, ctx, depth - 1, 1, -b, -a)
+                } else {
+                    let mut v = -self.pvs(pos, ctx, depth - 1, 1, -a - 1, -a);
+                    if v > a && v < b {
+                        v = -self.pvs(pos, ctx, depth - 1, 1, -b, -a);
+                    }
+                    v
+                } + noise;
+                pos.undo(m);
+                if let Some(b) = busy {
+                    b.finish(mk);
+                }
+                if self.stopped {
+                    break 'passes;
+                }
+                // A move after the first that raises alpha is proven
+                // better, at this depth, than the iteration's first move
+                // (the last iteration's best).
+                if searched > 0 && v > alpha || searched == 0 && v > alpha && v < beta {
+                    self.shared.offer(RootBest { depth, complete: false, value: v, code });
+                }
+                searched += 1;
+                if best.is_none_or(|b| v > b) {
+                    best = Some(v);
+                    best_i = i;
+                }
+                if v > alpha {
+                    alpha = v;
+                }
+                if alpha >= beta {
+                    break 'passes;
+                }
             }
         }
         if best.is_some() {
@@ -722,6 +802,14 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
         prev: Option<i32>,
         have_result: bool,
     ) -> Option<i32> {
+        // Start from the best move any thread has proven (with one
+        // thread, this thread's own best).
+        if let Some(rb) = self.shared.root_best()
+            && rb.depth >= d - 1
+            && let Some(i) = root_moves.iter().position(|&(m, _)| self.heur.move_code(m) == rb.code)
+        {
+            root_moves[..=i].rotate_right(1);
+        }
         let mut delta = 40;
         let (mut lo, mut hi) = match prev {
             Some(p) if d >= 4 && p.abs() < WIN_THRESHOLD => (p - delta, p + delta),
@@ -745,6 +833,8 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
                 hi = (v + delta).min(WIN + 1);
                 delta *= 3;
             } else {
+                let code = self.heur.move_code(root_moves[0].0);
+                self.shared.offer(RootBest { depth: d, complete: true, value: v, code });
                 return Some(v);
             }
         }
@@ -821,6 +911,7 @@ pub fn search<G: Game, H: Heuristics<G>>(
         deferred: AtomicU64::new(0),
         stop: ctx.stop_flag().clone(),
         deadline: ctx.deadline(),
+        root_best: Mutex::new(None),
     };
     let max_depth = settings.max_depth.clamp(1, MAX_PLY as u32 - 8);
     // Root order: the table's move, then the game's order.
@@ -919,6 +1010,17 @@ pub fn search<G: Game, H: Heuristics<G>>(
     if threads > 1 {
         log::debug!("{threads} threads put off {deferred} moves another thread was searching");
     }
+    // A move some thread proved better, deeper or at the same depth,
+    // than what the main thread found itself (see [`RootBest`]).
+    if let Some(rb) =
+        overrides(shared.root_best(), result.as_ref().map(|f| (heur.move_code(f.best), f.depth)))
+        && let Some(&(m, _)) = root_moves.iter().find(|&&(m, _)| heur.move_code(m) == rb.code)
+    {
+        log::debug!("playing {m:?}, the best move proven at depth {} (complete: {})", rb.depth, rb.complete);
+        let depth = rb.depth as u32;
+        let pv = pv_from_tt(root, heur, tt, m, depth as usize + 4);
+        result = Some(Found { best: m, value: rb.value, depth, pv, deferred: 0 });
+    }
     result.map(|f| Found { deferred, ..f }).or_else(|| {
         let m = root_moves[0].0;
         Some(Found { best: m, value: 0, depth: 0, pv: vec![m], deferred: 0 })
@@ -954,6 +1056,45 @@ mod tests {
             b.finish(m);
         }
         assert!(b.slots.iter().all(|w| w.load(Relaxed) == 0));
+    }
+
+    #[test]
+    fn the_root_record_keeps_the_deepest_then_complete_then_highest() {
+        let rb = |depth, complete, value, code| RootBest { depth, complete, value, code };
+        let cases = [
+            // (old, new, new replaces old)
+            (rb(5, true, 10, 1), rb(6, false, -50, 2), true),
+            (rb(6, false, 10, 1), rb(5, true, 90, 2), false),
+            (rb(6, false, 10, 1), rb(6, true, -5, 1), true),
+            (rb(6, true, 10, 1), rb(6, false, 80, 2), false),
+            (rb(6, true, 10, 1), rb(6, true, 80, 2), false),
+            (rb(6, false, 10, 1), rb(6, false, 11, 2), true),
+            (rb(6, false, 10, 1), rb(6, false, 10, 2), false),
+        ];
+        for (old, new, replaces) in cases {
+            assert_eq!(new.beats(&old), replaces, "{new:?} over {old:?}");
+            let tt = Tt::new(1).unwrap();
+            let shared = Shared {
+                tt: &tt,
+                abort: AtomicBool::new(false),
+                helper_nodes: AtomicU64::new(0),
+                busy: None,
+                deferred: AtomicU64::new(0),
+                stop: StopFlag::new(),
+                deadline: None,
+                root_best: Mutex::new(None),
+            };
+            shared.offer(old);
+            shared.offer(new);
+            assert_eq!(shared.root_best(), Some(if replaces { new } else { old }));
+        }
+        // What decides the move at the end.
+        let partial7 = rb(7, false, 30, 4);
+        assert_eq!(overrides(Some(partial7), Some((9, 6))), Some(partial7), "a deeper proof wins");
+        assert_eq!(overrides(Some(partial7), Some((4, 7))), None, "the same move");
+        assert_eq!(overrides(Some(partial7), Some((9, 8))), None, "the main thread went deeper");
+        assert_eq!(overrides(Some(partial7), None), Some(partial7));
+        assert_eq!(overrides(None, Some((9, 6))), None);
     }
 
     #[test]
