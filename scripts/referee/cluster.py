@@ -186,6 +186,19 @@ class Cluster:
                     else:
                         record.pop("worker_pid", None)
                         match.game_done(index, seats_of(index), record)
+                elif tries[index] <= RETRIES:
+                    # "lost": the game finished, but the worker holding its
+                    # record died before it was read (the status changes
+                    # after `as_completed` gave the future); "cancelled": the
+                    # scheduler forgot the task. Played again, as a killed
+                    # worker's game is.
+                    logging.getLogger(__name__).warning(
+                        "game %d came back %s from the cluster; submitting it again",
+                        index + 1, fut.status)
+                    queue.appendleft(index)
+                else:
+                    match.fail(RefereeError("game %d came back %s from the cluster %d times"
+                                            % (index + 1, fut.status, tries[index])))
                 if match.stop.is_set():
                     break
                 submit_more()

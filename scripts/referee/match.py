@@ -268,7 +268,7 @@ class Match:
                     self.error = str(e)
         hint = "; continue with --resume" if self.stop_reason == "interrupted" else ""
         self.say("Finished match" if finished else
-                 "Match stopped: %s%s" % (self.stop_reason or self.error, hint))
+                 "Match stopped: %s%s" % (self.stop_reason or self.error or "games left unplayed", hint))
         self.report()
         # 0: complete (or decided by SPRT); 2: referee error; 130: Ctrl-C;
         # 1: stopped by an engine failure without --recover.
