@@ -1016,7 +1016,12 @@ pub fn search<G: Game, H: Heuristics<G>>(
         overrides(shared.root_best(), result.as_ref().map(|f| (heur.move_code(f.best), f.depth)))
         && let Some(&(m, _)) = root_moves.iter().find(|&&(m, _)| heur.move_code(m) == rb.code)
     {
-        log::debug!("playing {m:?}, the best move proven at depth {} (complete: {})", rb.depth, rb.complete);
+        log::debug!(
+            "playing {}, the best move proven at depth {} ({} iteration), not the main thread's last result",
+            format_pv(root, &[m]).concat(),
+            rb.depth,
+            if rb.complete { "a completed" } else { "an unfinished" }
+        );
         let depth = rb.depth as u32;
         let pv = pv_from_tt(root, heur, tt, m, depth as usize + 4);
         result = Some(Found { best: m, value: rb.value, depth, pv, deferred: 0 });
