@@ -756,9 +756,9 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
                 if self.stopped {
                     break 'passes;
                 }
-                // A move after the first that raises alpha is proven
-                // better, at this depth, than the iteration's first move
-                // (the last iteration's best).
+                // To the record: the first move's value when exact, and
+                // a later move that raises alpha (proven better, at this
+                // depth, than the first: the last iteration's best).
                 if searched > 0 && v > alpha || searched == 0 && v > alpha && v < beta {
                     self.shared.offer(RootBest { depth, complete: false, value: v, code });
                 }
@@ -789,10 +789,10 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
 
     /// One iteration of depth `d` at the root, in aspiration windows
     /// around `prev` (the last iteration's value) widened until the value
-    /// falls inside. Returns its value, or when stopped: the partial
-    /// iteration's value if its best move was proven better than the
-    /// previous best, or if `have_result` is false (nothing better to
-    /// play) any value it found; else None.
+    /// falls inside; a completed one goes to the record ([`RootBest`]).
+    /// Returns its value, or when stopped: any value it found if
+    /// `have_result` is false (nothing better to play), else None (a
+    /// move it proved better is in the record, which `search` consults).
     fn iterate(
         &mut self,
         pos: &mut G,
@@ -816,14 +816,8 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
             _ => (-WIN - 1, WIN + 1),
         };
         loop {
-            let first_before = root_moves[0].0;
             let v = self.root(pos, ctx, root_moves, d, lo, hi)?;
             if self.stopped {
-                // A partial iteration: keep its best move only if it
-                // was proven better than the previous best.
-                if root_moves[0].0 != first_before && v > lo && have_result {
-                    return Some(v);
-                }
                 return if have_result { None } else { Some(v) };
             }
             if v <= lo && lo > -WIN - 1 {
@@ -1011,7 +1005,8 @@ pub fn search<G: Game, H: Heuristics<G>>(
         log::debug!("{threads} threads put off {deferred} moves another thread was searching");
     }
     // A move some thread proved better, deeper or at the same depth,
-    // than what the main thread found itself (see [`RootBest`]).
+    // than the main thread's last completed iteration (with one thread:
+    // a move its own unfinished iteration proved better; see [`RootBest`]).
     if let Some(rb) =
         overrides(shared.root_best(), result.as_ref().map(|f| (heur.move_code(f.best), f.depth)))
         && let Some(&(m, _)) = root_moves.iter().find(|&&(m, _)| heur.move_code(m) == rb.code)
