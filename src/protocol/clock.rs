@@ -25,6 +25,8 @@ pub fn go_limits(p: &GoParams, side: usize, overhead: Duration) -> Limits {
         budget(spend.min(t), overhead).min(budget(t, overhead))
     });
     let movetime = p.movetime.map(|t| budget(Duration::from_millis(t), overhead));
+    // The clock's budget binds when it is no more than `movetime`.
+    let from_clock = clock.is_some_and(|c| movetime.is_none_or(|m| c <= m));
     let movetime = match (movetime, clock) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
@@ -35,7 +37,7 @@ pub fn go_limits(p: &GoParams, side: usize, overhead: Duration) -> Limits {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     };
-    Limits { depth, nodes: p.nodes, movetime, infinite: p.infinite }
+    Limits { depth, nodes: p.nodes, movetime, from_clock, infinite: p.infinite }
 }
 
 #[cfg(test)]
@@ -50,6 +52,21 @@ mod tests {
         assert_eq!(go_limits(&p, 0, OH).movetime, Some(Duration::from_millis(70)));
         let p = GoParams { movetime: Some(10), ..Default::default() };
         assert_eq!(go_limits(&p, 0, OH).movetime, Some(Duration::from_millis(1)));
+        assert!(!go_limits(&p, 0, OH).from_clock);
+    }
+
+    #[test]
+    fn from_clock_says_which_limit_binds() {
+        let clock = GoParams { wtime: Some(10_000), movestogo: Some(10), ..Default::default() };
+        assert!(go_limits(&clock, 0, OH).from_clock);
+        // White's clock does not bind Black, who has none.
+        assert!(!go_limits(&clock, 1, OH).from_clock);
+        let tighter = GoParams { movetime: Some(500), ..clock.clone() };
+        assert_eq!(go_limits(&tighter, 0, OH).movetime, Some(Duration::from_millis(470)));
+        assert!(!go_limits(&tighter, 0, OH).from_clock);
+        let looser = GoParams { movetime: Some(5_000), ..clock };
+        assert_eq!(go_limits(&looser, 0, OH).movetime, Some(Duration::from_millis(970)));
+        assert!(go_limits(&looser, 0, OH).from_clock);
     }
 
     #[test]

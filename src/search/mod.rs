@@ -66,6 +66,10 @@ pub struct Limits {
     /// clock), with `Move Overhead` already taken off: a player may use all
     /// of it.
     pub movetime: Option<Duration>,
+    /// `movetime` is a budget taken from the clock: what the move leaves
+    /// unused stays on the clock for later moves. False for a fixed time
+    /// per move (`go movetime`, `bestmove time`), which is lost if unused.
+    pub from_clock: bool,
     /// Search until `stop`.
     pub infinite: bool,
 }

@@ -985,8 +985,12 @@ pub fn search<G: Game, H: Heuristics<G>>(
             if s.stopped || v.abs() >= WIN_THRESHOLD && depth >= 2 {
                 break;
             }
-            // Not enough time left for a deeper iteration to matter.
-            if let (Some(t), Some(rem)) = (ctx.limits.movetime, ctx.remaining())
+            // A clock's budget: not enough time left for a deeper
+            // iteration to matter, and what is left stays on the clock. A
+            // fixed time per move is lost if unused, and an unfinished
+            // iteration can still prove a better move (see [`RootBest`]).
+            if ctx.limits.from_clock
+                && let (Some(t), Some(rem)) = (ctx.limits.movetime, ctx.remaining())
                 && rem.as_secs_f64() < 0.3 * t.as_secs_f64()
             {
                 break;
