@@ -1023,6 +1023,8 @@ pub fn search<G: Game, H: Heuristics<G>>(
         );
         let depth = rb.depth as u32;
         let pv = pv_from_tt(root, heur, tt, m, depth as usize + 4);
+        // The last `info` line names the move played, as clients expect.
+        ctx.report(depth, Some(score_of(rb.value)), format_pv(root, &pv));
         result = Some(Found { best: m, value: rb.value, depth, pv, deferred: 0 });
     }
     result.map(|f| Found { deferred, ..f }).or_else(|| {

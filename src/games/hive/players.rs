@@ -381,6 +381,30 @@ mod tests {
         }
     }
 
+    /// When an unfinished iteration proves a later move better than the
+    /// last completed one's (one thread, stopped by a node limit, so the
+    /// same every run), that move is played, and the last `info` line
+    /// names it at the unfinished depth, as a client expects.
+    #[test]
+    fn a_move_proven_in_an_unfinished_iteration_is_played_and_reported() {
+        let g = Hive::from_game_string(r"Base+MLP;InProgress;White[13];wG1;bL -wG1;wL wG1-;bQ \bL;wP \wL;bP /bQ;wQ wL/;bA1 bP\;wA1 wG1\;bA1 wA1\;wA2 \wP;bA2 bP\;wM \wQ;bA2 wM/;wA3 wQ\;bA1 \wA2;wA3 \bQ;bM \bA2;wA1 \bM;bA3 bA2/;wS1 wG1\;bA3 wQ-;wL bA2\;bS1 bA2/").unwrap();
+        let tt = crate::search::tt::Tt::new(16).unwrap();
+        let opts = OptionValues::default();
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut reports = Vec::new();
+        let mut sink = |r: crate::search::Report| reports.push((r.depth, r.pv));
+        let limits = Limits { nodes: Some(100_000), ..Limits::default() };
+        let mut ctx = SearchCtx::new(limits, &opts, &mut rng, StopFlag::new(), &mut sink);
+        let settings = Settings { max_depth: 64, threads: 1, prior: g.prior_keys().collect(), noise: 0 };
+        let found = pvs::search(&g, &HiveEval, &tt, &mut ctx, &settings).unwrap();
+        drop(ctx);
+        let [.., (done, done_pv), (last, last_pv)] = &reports[..] else { panic!("too few reports: {reports:?}") };
+        let played = g.format_move(found.best);
+        assert_eq!(*last, done + 1, "the last line is the unfinished depth's");
+        assert_ne!(done_pv[0], played, "the completed depth chose another move");
+        assert_eq!((last_pv[0].as_str(), *last), (played.as_str(), found.depth));
+    }
+
     /// A search of many threads ends on `stop` (each thread watches it)
     /// and starts no more threads than the machine's cores.
     #[test]
