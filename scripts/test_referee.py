@@ -384,14 +384,20 @@ class WrongResults(Tmp):
                                "st=0.05", "--games", "2", "--timemargin", "0.1", "--recover")
         self.assertEqual(rc, 0, out)
         conn = sqlite3.connect(self.db)
-        late = conn.execute("SELECT player, ms, score FROM moves WHERE late = 1").fetchall()
+        late = conn.execute("SELECT player, ms, score, depth FROM moves WHERE late = 1").fetchall()
         self.assertEqual(len(late), 2, late)
-        # The late move keeps the score its engine gave with it.
-        self.assertTrue(all(p == "late" and ms >= 400 and s == 17 for p, ms, s in late), late)
+        # The late move keeps the score and depth its engine gave with it
+        # (`info depth 1 ... score cp 17`).
+        self.assertTrue(all(p == "late" and ms >= 400 and s == 17 and d == 1
+                            for p, ms, s, d in late), late)
+        # A move without a score has no depth either.
+        self.assertEqual(conn.execute("SELECT COUNT(*) FROM moves WHERE player = 'good'"
+                                      " AND (score IS NOT NULL OR depth IS NOT NULL)").fetchone()[0], 0)
         rc, shown = self.referee("show", "2", "--db", self.db, "--arbiter", fake())
         self.assertEqual(rc, 0, shown)
         self.assertIn("Game 2 of tournament 1", shown)
         self.assertIn("(late: lost on time)", shown)
+        self.assertIn("score 17  depth 1", shown)
         # The log's numbers are the ones `show` takes.
         self.assertIn("Finished game 2 (late vs good)", out)
         self.assertIn("late", shown.split("Moves:")[0])

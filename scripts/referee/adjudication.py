@@ -17,12 +17,22 @@ import re
 MATE = 100000
 
 SCORE_RE = re.compile(r"\bscore\s+(cp|mate|exact|win|loss|draw)\b(?:\s+(-?\d+))?")
+DEPTH_RE = re.compile(r"^info\b.*?\bdepth\s+(\d+)\b")
+# `info string` carries free text to its end: no field of it counts.
+STRING_RE = re.compile(r"^info\s+string\b")
+
+
+def parse_depth(info_line):
+    """The search depth an `info` line gives (`depth N`, not `seldepth`),
+    or None."""
+    m = None if STRING_RE.match(info_line) else DEPTH_RE.search(info_line)
+    return int(m.group(1)) if m else None
 
 
 def parse_score(info_line):
     """The score of an `info` line in centipawns (None if it has none or
     only a bound)."""
-    m = SCORE_RE.search(info_line)
+    m = None if STRING_RE.match(info_line) else SCORE_RE.search(info_line)
     if not m:
         return None
     kind, value = m.group(1), m.group(2)

@@ -438,11 +438,12 @@ def cmd_show(argv, out=sys.stdout):
         print("Points: %s %d, %s %d" % (p1, pts1, p2, pts2), file=out)
     print("Played %s .. %s" % (started, finished), file=out)
     print("Moves:", file=out)
-    for ply, side, player, move, ms, illegal, late, score in conn.execute(
-            "SELECT ply, side, player, move, ms, illegal, late, score FROM moves"
+    for ply, side, player, move, ms, illegal, late, score, depth in conn.execute(
+            "SELECT ply, side, player, move, ms, illegal, late, score, depth FROM moves"
             " WHERE game_id = ? ORDER BY ply", (gid,)):
         flag = "  (illegal)" if illegal else "  (late: lost on time)" if late else ""
         sc = "  score %d" % score if score is not None else ""
+        sc += "  depth %d" % depth if depth is not None else ""
         print("  %3d. %-8s %-12s %-16s %6d ms%s%s" % (ply, side, player, move, ms, sc, flag),
               file=out)
     print("Final: %s" % final, file=out)

@@ -96,7 +96,7 @@ def play_game(arbiter, seats, limits, first_seat, opening, settings, aborted=lam
         ctx = MoveContext(arbiter, clocks, me, first_seat, gs.turn_side, seats[1 - me].name,
                           last_move)
         try:
-            move, used, score = seat.get_move(ctx)
+            move, used, score, depth = seat.get_move(ctx)
         except SeatFailure as e:
             if aborted():
                 raise GameAborted()
@@ -105,7 +105,8 @@ def play_game(arbiter, seats, limits, first_seat, opening, settings, aborted=lam
             if late is not None:  # the move that lost on time
                 record["moves"].append({"side": gs.turn_side, "player": seat.name, "move": late,
                                         "ms": int(round(e.used * 1000)), "late": True,
-                                        "score": getattr(e, "score", None)})
+                                        "score": getattr(e, "score", None),
+                                        "depth": getattr(e, "depth", None)})
             break
         if ctx.checked and ctx.checked[0] == move:
             new_gs = ctx.checked[1]
@@ -116,12 +117,12 @@ def play_game(arbiter, seats, limits, first_seat, opening, settings, aborted=lam
                                              % (seat.name, move, err)), me
                 record["moves"].append({"side": gs.turn_side, "player": seat.name, "move": move,
                                         "ms": int(round(used * 1000)), "illegal": True,
-                                        "score": score})
+                                        "score": score, "depth": depth})
                 break
         canonical = new_gs.moves[ply] if len(new_gs.moves) > ply else move
         ply += 1
         record["moves"].append({"side": gs.turn_side, "player": seat.name, "move": canonical,
-                                "ms": int(round(used * 1000)), "score": score})
+                                "ms": int(round(used * 1000)), "score": score, "depth": depth})
         clocks[me].spend(used)
         if not seat.is_person:
             adjudicator.record(me, score)

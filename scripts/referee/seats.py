@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-from .adjudication import parse_score
+from .adjudication import parse_depth, parse_score
 from .clocks import DEFAULT_TIMEMARGIN, Limits, go_fields, parse_count, parse_seconds, parse_tc
 from .errors import RefereeError, SeatFailure
 from .gamestring import is_mastermind
@@ -226,7 +226,8 @@ class EngineSeat:
         self._guard(self.client.tell, move)
 
     def get_move(self, ctx):
-        """(move, seconds used, score); raises SeatFailure (crash, stall,
+        """(move, seconds used, score, depth): the score and depth of the
+        last `info` line with a score. Raises SeatFailure (crash, stall,
         time, error, desync); a time loss carries the late move."""
         return self._guard(self._get_move, ctx)
 
@@ -245,7 +246,7 @@ class EngineSeat:
             proc.send(line)
         start = proc.send(lines[-1])
         deadline = start + (allowed + margin if allowed is not None else stall)
-        move = score = arrived = None
+        move = score = depth = arrived = None
         late = stopped = stop_ok = False
         oks = 0
         while True:
@@ -272,7 +273,7 @@ class EngineSeat:
             if text.startswith("info"):
                 value = parse_score(text)
                 if value is not None:
-                    score = value
+                    score, depth = value, parse_depth(text)
                 continue
             if text.startswith(("err", "invalidmove")) and move is None:
                 raise SeatFailure("error", "%s answered %r with %r"
@@ -302,9 +303,9 @@ class EngineSeat:
             failure = SeatFailure("time", "%s used %.3f s of %s (+%.3f margin)"
                                   % (self.name, used, told_text(client, allowed, lines[-1]),
                                      margin))
-            failure.move, failure.used, failure.score = move, used, score
+            failure.move, failure.used, failure.score, failure.depth = move, used, score, depth
             raise failure
-        return move, used, score
+        return move, used, score, depth
 
     def game_over(self, text):
         pass
@@ -459,7 +460,7 @@ class PersonSeat:
             if err:
                 self.write("%s; try again ('moves' lists the legal moves)\n" % err)
                 continue
-            return move, time.monotonic() - start, None
+            return move, time.monotonic() - start, None, None
 
     def game_over(self, text):
         try:

@@ -64,7 +64,7 @@ CREATE TABLE IF NOT EXISTS moves (
 # Columns added after the first release (older databases get them on open).
 ADDED_COLUMNS = (("games", "secret", "TEXT"), ("games", "pairing", "INTEGER"),
                  ("moves", "late", "INTEGER NOT NULL DEFAULT 0"),
-                 ("moves", "score", "INTEGER"))
+                 ("moves", "score", "INTEGER"), ("moves", "depth", "INTEGER"))
 
 DEFAULT_DB_WAIT = 30.0
 
@@ -236,10 +236,11 @@ def store_game(conn, tournament_id, index, game_type, seats, record, wait=DEFAUL
             game_id = cur.lastrowid
             base = len(GameString(record["opening"]).moves)
             conn.executemany(
-                "INSERT INTO moves (game_id, ply, side, player, move, ms, illegal, late, score)"
-                " VALUES (?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO moves (game_id, ply, side, player, move, ms, illegal, late, score,"
+                " depth) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 [(game_id, base + k + 1, m["side"], m["player"], m["move"], m["ms"],
-                  1 if m.get("illegal") else 0, 1 if m.get("late") else 0, m.get("score"))
+                  1 if m.get("illegal") else 0, 1 if m.get("late") else 0, m.get("score"),
+                  m.get("depth"))
                  for k, m in enumerate(record["moves"])])
         return game_id
 

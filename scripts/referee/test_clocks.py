@@ -49,7 +49,16 @@ class Adjudication(unittest.TestCase):
         self.assertEqual(p("info score exact -5"), -adjudication.MATE)
         self.assertEqual(p("info score win"), adjudication.MATE)
         self.assertIsNone(p("info score cp 30 lowerbound"))
+        self.assertIsNone(p("info string score cp 30 was the old guess"))
         self.assertIsNone(p("info depth 2 nodes 5"))
+
+    def test_depths(self):
+        d = adjudication.parse_depth
+        self.assertEqual(d("info depth 7 seldepth 12 score cp 3 nodes 9 pv wQ"), 7)
+        self.assertEqual(d("info seldepth 12 depth 5 score cp 3"), 5)
+        self.assertIsNone(d("info seldepth 12 score cp 3"))
+        self.assertIsNone(d("info string depth 4 reached"))
+        self.assertIsNone(d("bestmove depth 3"))
 
     def test_rules(self):
         draw = adjudication.parse_rule("movenumber=2 movecount=2 score=10",
