@@ -398,7 +398,9 @@ mod tests {
         let settings = Settings { max_depth: 64, threads: 1, prior: g.prior_keys().collect(), noise: 0 };
         let found = pvs::search(&g, &HiveEval, &tt, &mut ctx, &settings).unwrap();
         drop(ctx);
-        let [.., (done, done_pv), (last, last_pv)] = &reports[..] else { panic!("too few reports: {reports:?}") };
+        let [.., (done, done_pv), (last, last_pv)] = &reports[..] else {
+            panic!("too few reports: {reports:?}")
+        };
         let played = g.format_move(found.best);
         assert_eq!(*last, done + 1, "the last line is the unfinished depth's");
         assert_ne!(done_pv[0], played, "the completed depth chose another move");
