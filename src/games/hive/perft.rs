@@ -39,7 +39,7 @@ struct BenchArgs {
     #[arg(long, short, default_value_t = 5)]
     depth: u32,
     /// Search positions instead of counting them: opening, middle, base-middle and
-    /// tactics by default (names or GameStrings); prints nodes, time, nodes/s.
+    /// tactics by default (names or GameStrings); prints nodes, time, nodes/s, the best move and its score.
     #[arg(long)]
     search: bool,
     /// With --search: search threads sharing the table (no more than the cores the process may use).
