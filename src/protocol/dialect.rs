@@ -121,6 +121,7 @@ pub fn uci_score(score: Score, game: &dyn AnyGame) -> String {
     const PROVEN: i32 = 10_000;
     match score {
         Score::Cp(v) => format!("cp {v}"),
+        Score::CpLower(v) => format!("cp {v} lowerbound"),
         Score::Mate(n) => format!("mate {n}"),
         Score::Exact(v) => match game.mate_in(v) {
             Some(n) => format!("mate {n}"),

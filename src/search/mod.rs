@@ -25,6 +25,9 @@ pub enum Score {
     /// Heuristic evaluation from the side to move's view, not proven
     /// (`score cp N`).
     Cp(i32),
+    /// A heuristic lower bound, not proven: a search whose window cut the
+    /// value off from above (`score cp N lowerbound`, as UCI writes it).
+    CpLower(i32),
     /// Proven value in the game's own convention (`score exact N`; for
     /// Connect Four the benchmark convention: + side to move wins, larger
     /// = sooner).
@@ -46,6 +49,7 @@ impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Score::Cp(v) => write!(f, "cp {v}"),
+            Score::CpLower(v) => write!(f, "cp {v} lowerbound"),
             Score::Exact(v) => write!(f, "exact {v}"),
             Score::Lower(v) => write!(f, "lowerbound {v}"),
             Score::Upper(v) => write!(f, "upperbound {v}"),

@@ -119,6 +119,12 @@ pub fn score_of(v: i32) -> Score {
     }
 }
 
+/// The `info` score of a value known only as a lower bound: a proven
+/// win stays a win (a bound on how soon), else `cp N lowerbound`.
+pub fn bound_score(v: i32) -> Score {
+    if v >= WIN_THRESHOLD || v <= -WIN_THRESHOLD { score_of(v) } else { Score::CpLower(v) }
+}
+
 /// Hashes a position key (already uniformly random) as itself: the
 /// repetition set is probed at every node, SipHash there cost ~2 % of the
 /// search.
@@ -189,6 +195,9 @@ struct RootBest {
     depth: i32,
     complete: bool,
     value: i32,
+    /// True when `value` is only a lower bound (a later move that failed
+    /// high on the root's window).
+    lower: bool,
     code: u16,
 }
 
@@ -760,7 +769,8 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
                 // a later move that raises alpha (proven better, at this
                 // depth, than the first: the last iteration's best).
                 if searched > 0 && v > alpha || searched == 0 && v > alpha && v < beta {
-                    self.shared.offer(RootBest { depth, complete: false, value: v, code });
+                    let lower = v >= beta;
+                    self.shared.offer(RootBest { depth, complete: false, value: v, lower, code });
                 }
                 searched += 1;
                 if best.is_none_or(|b| v > b) {
@@ -828,7 +838,7 @@ impl<'a, G: Game, H: Heuristics<G>> Searcher<'a, G, H> {
                 delta *= 3;
             } else {
                 let code = self.heur.move_code(root_moves[0].0);
-                self.shared.offer(RootBest { depth: d, complete: true, value: v, code });
+                self.shared.offer(RootBest { depth: d, complete: true, value: v, lower: false, code });
                 return Some(v);
             }
         }
@@ -1024,7 +1034,8 @@ pub fn search<G: Game, H: Heuristics<G>>(
         let depth = rb.depth as u32;
         let pv = pv_from_tt(root, heur, tt, m, depth as usize + 4);
         // The last `info` line names the move played, as clients expect.
-        ctx.report(depth, Some(score_of(rb.value)), format_pv(root, &pv));
+        let score = if rb.lower { bound_score(rb.value) } else { score_of(rb.value) };
+        ctx.report(depth, Some(score), format_pv(root, &pv));
         result = Some(Found { best: m, value: rb.value, depth, pv, deferred: 0 });
     }
     result.map(|f| Found { deferred, ..f }).or_else(|| {
@@ -1066,7 +1077,7 @@ mod tests {
 
     #[test]
     fn the_root_record_keeps_the_deepest_then_complete_then_highest() {
-        let rb = |depth, complete, value, code| RootBest { depth, complete, value, code };
+        let rb = |depth, complete, value, code| RootBest { depth, complete, value, lower: false, code };
         let cases = [
             // (old, new, new replaces old)
             (rb(5, true, 10, 1), rb(6, false, -50, 2), true),
@@ -1101,6 +1112,14 @@ mod tests {
         assert_eq!(overrides(Some(partial7), Some((9, 8))), None, "the main thread went deeper");
         assert_eq!(overrides(Some(partial7), None), Some(partial7));
         assert_eq!(overrides(None, Some((9, 6))), None);
+    }
+
+    #[test]
+    fn a_lower_bound_reads_as_one() {
+        assert_eq!(bound_score(35).to_string(), "cp 35 lowerbound");
+        assert_eq!(bound_score(-20).to_string(), "cp -20 lowerbound");
+        assert_eq!(bound_score(WIN - 3), score_of(WIN - 3), "a proven win stays a win");
+        assert_eq!(score_of(35).to_string(), "cp 35");
     }
 
     #[test]

@@ -392,19 +392,24 @@ mod tests {
         let opts = OptionValues::default();
         let mut rng = StdRng::seed_from_u64(3);
         let mut reports = Vec::new();
-        let mut sink = |r: crate::search::Report| reports.push((r.depth, r.pv));
+        let mut sink = |r: crate::search::Report| reports.push((r.depth, r.pv, r.score));
         let limits = Limits { nodes: Some(100_000), ..Limits::default() };
         let mut ctx = SearchCtx::new(limits, &opts, &mut rng, StopFlag::new(), &mut sink);
         let settings = Settings { max_depth: 64, threads: 1, prior: g.prior_keys().collect(), noise: 0 };
         let found = pvs::search(&g, &HiveEval, &tt, &mut ctx, &settings).unwrap();
         drop(ctx);
-        let [.., (done, done_pv), (last, last_pv)] = &reports[..] else {
+        let [.., (done, done_pv, _), (last, last_pv, score)] = &reports[..] else {
             panic!("too few reports: {reports:?}")
         };
         let played = g.format_move(found.best);
         assert_eq!(*last, done + 1, "the last line is the unfinished depth's");
         assert_ne!(done_pv[0], played, "the completed depth chose another move");
         assert_eq!((last_pv[0].as_str(), *last), (played.as_str(), found.depth));
+        // Its value: exact, or a lower bound said as one.
+        let v = found.value;
+        let said =
+            matches!(score, Some(crate::search::Score::Cp(x) | crate::search::Score::CpLower(x)) if *x == v);
+        assert!(said, "{score:?} for {v}");
     }
 
     /// A search of many threads ends on `stop` (each thread watches it)
