@@ -120,9 +120,10 @@ pub fn score_of(v: i32) -> Score {
 }
 
 /// The `info` score of a value known only as a lower bound: a proven
-/// win stays a win (a bound on how soon), else `cp N lowerbound`.
+/// win stays a win (a bound on how soon), anything else (a loss too,
+/// since the move may do better) is `cp N lowerbound`.
 pub fn bound_score(v: i32) -> Score {
-    if v >= WIN_THRESHOLD || v <= -WIN_THRESHOLD { score_of(v) } else { Score::CpLower(v) }
+    if v >= WIN_THRESHOLD { score_of(v) } else { Score::CpLower(v) }
 }
 
 /// Hashes a position key (already uniformly random) as itself: the
@@ -1119,6 +1120,7 @@ mod tests {
         assert_eq!(bound_score(35).to_string(), "cp 35 lowerbound");
         assert_eq!(bound_score(-20).to_string(), "cp -20 lowerbound");
         assert_eq!(bound_score(WIN - 3), score_of(WIN - 3), "a proven win stays a win");
+        assert_eq!(bound_score(3 - WIN), Score::CpLower(3 - WIN), "a bound on a loss is no proven loss");
         assert_eq!(score_of(35).to_string(), "cp 35");
     }
 
