@@ -12,8 +12,7 @@ use axum::extract::ws::{Message, WebSocket};
 use serde_json::json;
 use tokio::sync::{mpsc, oneshot};
 
-use super::room;
-use super::table::Event;
+use super::room::{self, Event};
 
 static NEXT_BROWSER: AtomicU64 = AtomicU64::new(1);
 

@@ -2,9 +2,16 @@
 //!
 //! A small web server (axum on tokio) serves one page (HTML, CSS and
 //! JavaScript modules embedded in the binary) and a WebSocket. Each table
-//! ([`table::Table`]) has its own engine process (this executable with no
-//! subcommand), driven over the line protocol only ([`client`]), so the
-//! GUI knows no game. A table is reached by its unguessable token; its
+//! ([`table::Table`], in named parts) has its own engine process (this
+//! executable with no subcommand), driven over the line protocol only
+//! ([`client`]), so the GUI knows no game.
+//!
+//! The rooms, from the top: this file (the server: files, the WebSocket,
+//! admitting browsers), [`table`] (a table's task and its parts), [`conn`]
+//! (one browser's socket), [`config`] (what every table shares),
+//! [`record`] (results), and at the ground [`room`] (the people at a
+//! table and their outboxes), [`client`] (the engine process),
+//! [`clock`] and [`rounds`]. No two of them import each other. A table is reached by its unguessable token; its
 //! seats by keys ([`room`]): the host's in the host's own link, the other
 //! seat's in the invitation link the host hands on.
 //!
@@ -15,14 +22,17 @@
 //! that does not read is dropped), and a WebSocket message is limited to
 //! 64 KiB as its frame header arrives, before anything is buffered.
 
-pub mod analysis;
 pub mod client;
 pub mod clock;
+pub mod config;
 pub mod conn;
 pub mod record;
 pub mod room;
 pub mod rounds;
 pub mod table;
+
+pub use config::{Config, Rooms};
+pub use room::token;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -36,11 +46,11 @@ use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use rand::Rng;
 use serde::Deserialize;
 use tokio::sync::{Semaphore, mpsc};
 
-use table::{Event, Table};
+use room::Event;
+use table::Table;
 
 /// The arguments of `meeple gui`.
 #[derive(clap::Args, Debug, Clone)]
@@ -76,22 +86,6 @@ pub struct GuiArgs {
 /// its frame header arrives: nothing larger is buffered.
 pub const MAX_MESSAGE: usize = 64 * 1024;
 
-/// What every table of a server shares.
-pub struct Config {
-    pub exe: PathBuf,
-    pub data_dir: PathBuf,
-    pub max_hash: u32,
-    /// Hash (MB) of an engine whose table did not ask for one.
-    pub default_hash: u32,
-    /// Most threads a table may give its engine (the machine's cores).
-    pub max_threads: u32,
-    pub rejoin: Duration,
-    pub idle: Duration,
-    /// One permit per engine process.
-    pub engines: Arc<Semaphore>,
-    pub max_engines: u32,
-}
-
 impl Config {
     pub fn new(exe: PathBuf, data_dir: PathBuf, args: &GuiArgs) -> Config {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
@@ -109,9 +103,6 @@ impl Config {
     }
 }
 
-/// Tables by their token.
-pub type Rooms = Mutex<HashMap<String, mpsc::Sender<Event>>>;
-
 /// Events waiting for a table before a browser's messages wait.
 const TABLE_QUEUE: usize = 64;
 
@@ -120,12 +111,6 @@ struct App {
     key: String,
     cfg: Arc<Config>,
     rooms: Arc<Rooms>,
-}
-
-/// An unguessable token: 128 random bits in hex.
-pub fn token() -> String {
-    let mut r = rand::rng();
-    format!("{:032x}", r.random::<u128>())
 }
 
 /// The page's files: name, content type, body.

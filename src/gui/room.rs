@@ -19,7 +19,7 @@ use std::time::Instant;
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 
-use super::token;
+use rand::Rng;
 
 /// Messages waiting for one browser before it counts as not reading.
 pub const OUTBOX_MESSAGES: usize = 256;
@@ -29,6 +29,31 @@ pub const OUTBOX_BYTES: usize = 8 << 20;
 pub const CHAT_KEPT: usize = 200;
 /// Longest chat line, in characters.
 pub const CHAT_CHARS: usize = 500;
+
+/// An unguessable token (a table's, a seat's key): 128 random bits in hex.
+pub fn token() -> String {
+    let mut r = rand::rng();
+    format!("{:032x}", r.random::<u128>())
+}
+
+/// An event for a table's task: a browser joins, leaves or sends a
+/// message.
+pub enum Event {
+    /// A browser connected; `me` is the key it had (to take its seat).
+    Join {
+        id: u64,
+        outbox: Outbox,
+        kick: oneshot::Sender<()>,
+        me: Option<String>,
+    },
+    Leave {
+        id: u64,
+    },
+    Msg {
+        id: u64,
+        text: String,
+    },
+}
 
 /// The table's side of a browser's outgoing queue.
 pub struct Outbox {
