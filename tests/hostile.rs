@@ -595,8 +595,15 @@ mod results {
     fn a_damaged_file_is_noticed_and_nothing_more_is_written_into_it() {
         let d = prepared("damaged");
         let path = d.join(FILE_NAME);
+        // The root page of `matches`, which recording a game does not
+        // touch: the damage went unnoticed and games went on being written.
+        let root: i64 = rusqlite::Connection::open(&path)
+            .unwrap()
+            .query_row("SELECT rootpage FROM sqlite_schema WHERE name = 'matches'", [], |r| r.get(0))
+            .unwrap();
         let mut bytes = fs::read(&path).unwrap();
-        bytes[4096..4096 + 12].fill(0xEE);
+        let at = (root as usize - 1) * 4096;
+        bytes[at..at + 12].fill(0xEE);
         fs::write(&path, &bytes).unwrap();
         let o = meeple(&d, &["leaderboard"]);
         let e = String::from_utf8_lossy(&o.stderr);

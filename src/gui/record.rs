@@ -240,6 +240,8 @@ mod tests {
         let b = leaderboard(&dir, Some("Connect4".into()), None).await.unwrap();
         assert_eq!(b["people"][0]["name"], "Ann");
         assert_eq!(b["people"][0]["wins"], 1);
+        // Each person's mean accuracy in reviewed games: none yet.
+        assert!(b["people"][0]["accuracy"].is_null() && b["people"][0]["reviewed"] == 0, "{b}");
         assert_eq!(b["engines"][0]["losses"], 2);
         assert!(b["opponents"].as_array().unwrap().iter().any(|o| o["vs"] == "engine:perfect:movetime 100"));
         let b = leaderboard(&dir, None, Some("person:Nobody".into())).await.unwrap();

@@ -39,7 +39,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use serde::{Deserialize, Serialize};
 
-use crate::text::{clip, printable};
+use crate::text::{clean, clip, printable};
 
 mod names;
 mod pending;
@@ -892,7 +892,7 @@ impl Results {
             self.inspect(&tx)?;
             self.clock.arm(self.limits.check);
             let first: rusqlite::Result<String> =
-                tx.query_row("PRAGMA quick_check(1)", [], |r| Ok(text_of(r.get_ref(0)?, 200)));
+                tx.query_row("PRAGMA quick_check(1)", [], |r| Ok(clip(&clean(&any_text(r.get_ref(0)?)))));
             self.clock.disarm();
             Ok(first?)
         };
@@ -1357,16 +1357,21 @@ pub fn pending_folder(data_dir: &Path) -> PathBuf {
     pending::folder(data_dir)
 }
 
-/// A text column as shown (issue 43 item 9): whatever its type (a blob or a
-/// number planted there is read as text), at most `max` characters (the
-/// last one `…` if it was longer), made printable.
-fn text_of(v: ValueRef<'_>, max: usize) -> String {
-    let s = match v {
+/// A value as text, whatever its type.
+fn any_text(v: ValueRef<'_>) -> String {
+    match v {
         ValueRef::Text(t) | ValueRef::Blob(t) => String::from_utf8_lossy(t).into_owned(),
         ValueRef::Integer(i) => i.to_string(),
         ValueRef::Real(f) => f.to_string(),
         ValueRef::Null => String::new(),
-    };
+    }
+}
+
+/// A text column as shown (issue 43 item 9): whatever its type (a blob or a
+/// number planted there is read as text), at most `max` characters (the
+/// last one `…` if it was longer), made printable.
+fn text_of(v: ValueRef<'_>, max: usize) -> String {
+    let s = any_text(v);
     let mut out: String = s.chars().take(max).collect();
     if s.chars().nth(max).is_some() {
         out.pop();
