@@ -65,8 +65,9 @@ enum Sub {
     /// leaderboard.
     Play(meeple::play::PlayArgs),
     /// Show the leaderboard kept in the data folder (results.sqlite): the
-    /// people with the most wins, and each engine level's record against
-    /// people.
+    /// people with the most wins (Acc: their mean accuracy in reviewed
+    /// games), each engine level's record against people, and how many
+    /// results wait to be stored.
     Leaderboard {
         /// Count only the games of this family (Connect4, Hive, Mastermind).
         #[arg(long = "game", value_name = "FAMILY")]
@@ -148,8 +149,14 @@ fn main() -> ExitCode {
         Some(_) => match cli.command {
             Some(Sub::Perft { game, depth, time }) => perft(&game, depth, time),
             Some(Sub::Solve { game, args }) => solve(&game, &args),
-            Some(Sub::Gui(args)) => meeple::gui::run(args, cli.data_dir),
-            Some(Sub::Play(args)) => meeple::play::run(args, &cli.data_dir),
+            Some(Sub::Gui(args)) => {
+                kept_results_at_start(&cli.data_dir);
+                meeple::gui::run(args, cli.data_dir)
+            }
+            Some(Sub::Play(args)) => {
+                kept_results_at_start(&cli.data_dir);
+                meeple::play::run(args, &cli.data_dir)
+            }
             Some(Sub::Leaderboard { family, vs, top, json }) => {
                 leaderboard(&cli.data_dir, family.as_deref(), vs.as_deref(), top as usize, json)
             }
@@ -227,6 +234,14 @@ fn perft(spec: &str, depth: u32, time: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// A writer starts (`meeple gui`, `meeple play`): the results kept while
+/// the database could not be written are stored now; said on stderr.
+fn kept_results_at_start(data_dir: &Path) {
+    if let Some(said) = meeple::results::flush_at_start(data_dir) {
+        eprintln!("meeple: {said}");
+    }
+}
+
 /// `meeple leaderboard`: the tables (or JSON) of the results database;
 /// none yet is an empty table, not an error, and creates nothing.
 fn leaderboard(
@@ -251,9 +266,18 @@ fn leaderboard(
     };
     let opponent = vs.map(Opponent::parse).transpose()?;
     let filter = Filter { family, opponent };
-    let db = Results::open_existing(data_dir)?;
+    let pending = meeple::results::pending_count(data_dir)?;
+    let kept = |e: String| match pending {
+        0 => e,
+        n => format!(
+            "{e} ({n} more result{} kept in {})",
+            if n == 1 { "" } else { "s" },
+            meeple::results::pending_folder(data_dir).display()
+        ),
+    };
+    let db = Results::open_existing(data_dir).map_err(kept)?;
     let board = match &db {
-        Some(r) => r.board(&filter, top)?,
+        Some(r) => r.board(&filter, top).map_err(kept)?,
         None => Board::default(),
     };
     let path = data_dir.join(meeple::results::FILE_NAME);
@@ -262,6 +286,7 @@ fn leaderboard(
         let v = serde_json::json!({
             "database": path.display().to_string(),
             "exists": db.is_some(),
+            "pending": pending,
             "games": filter.describe(),
             "family": filter.family,
             "vs": filter.opponent,
@@ -284,6 +309,16 @@ fn leaderboard(
             writeln!(out, "No games recorded for {}.", filter.describe()).map_err(|e| e.to_string())?;
         }
         write!(out, "{}", board.to_table(&filter.describe(), top)).map_err(|e| e.to_string())?;
+        if pending > 0 {
+            writeln!(
+                out,
+                "\n{} kept in {} while the database could not be written: not counted yet (stored \
+                 at the next game, or when meeple play or meeple gui starts).",
+                if pending == 1 { "1 result is".to_string() } else { format!("{pending} results are") },
+                meeple::results::pending_folder(data_dir).display()
+            )
+            .map_err(|e| e.to_string())?;
+        }
     }
     out.flush().map_err(|e| e.to_string())
 }

@@ -40,7 +40,7 @@ fn game(family: &str, a: (&str, Player), b: (&str, Player), result: Outcome, pla
         family: family.into(),
         game_type: family.into(),
         game_string: format!("{family};InProgress;{}[1]", a.0),
-        seats: [Seat { side: a.0.into(), player: a.1 }, Seat { side: b.0.into(), player: b.1 }],
+        seats: [Seat::new(a.0, a.1), Seat::new(b.0, b.1)],
         result,
         ending: Ending::Normal,
         place,
@@ -50,6 +50,9 @@ fn game(family: &str, a: (&str, Player), b: (&str, Player), result: Outcome, pla
 /// Ann: Connect Four won, Hive lost and drawn, the match won (5-3): 2-1-1.
 /// bob: Connect Four lost, Hive won and drawn: 1-1-1. perfect at
 /// movetime 300: 1-1-0; perfect with no level: the match lost, 0-1-0.
+/// Reviewed: Ann's Connect Four win (90, known when recorded) and the Hive
+/// draw (Ann 70, bob 60, set afterwards): Ann's accuracy 80 over 2, bob's
+/// 60 over 1.
 fn prepare() -> PathBuf {
     let d = unique_dir("meeple-it-leaderboard");
     let _ = fs::remove_dir_all(&d);
@@ -58,14 +61,18 @@ fn prepare() -> PathBuf {
     let bob = || Player::person("bob");
     let perfect = || Player::engine("perfect", "movetime 300");
     use Outcome::*;
+    let mut reviewed = game("Connect4", ("Yellow", ann()), ("Red", perfect()), First, Place::Gui);
+    reviewed.seats[0].accuracy = Some(90.0);
+    let mut ids = Vec::new();
     for g in [
-        game("Connect4", ("Yellow", ann()), ("Red", perfect()), First, Place::Gui),
+        reviewed,
         game("Connect4", ("Yellow", bob()), ("Red", perfect()), Second, Place::Play),
         game("Hive", ("White", bob()), ("Black", ann()), First, Place::Gui),
         game("Hive", ("White", ann()), ("Black", bob()), Draw, Place::Gui),
     ] {
-        r.record_game(&g).unwrap().unwrap();
+        ids.push(r.record_game(&g).unwrap().unwrap());
     }
+    r.set_accuracy(ids[3], [Some(70.0), Some(60.0)]).unwrap();
     let round = |sides: [&str; 2], result, points| Round {
         game_string: "Mastermind;BreakerWins;Breaker[2];1122;1B1W;1212;4B0W".into(),
         sides: sides.map(String::from),
@@ -95,9 +102,9 @@ fn the_table_and_the_json() {
     assert_eq!(
         table,
         "People by wins (all games, top 10):\n\
-         \x20 #  Name  Won  Lost  Drawn  Games\n\
-         \x20 1  Ann     2     1      1      4\n\
-         \x20 2  bob     1     1      1      3\n\
+         \x20 #  Name  Won  Lost  Drawn  Games   Acc\n\
+         \x20 1  Ann     2     1      1      4  80.0\n\
+         \x20 2  bob     1     1      1      3  60.0\n\
          \n\
          Engines against people (all games; won, lost, drawn by the engine):\n\
          \x20 Strategy  Level         Won  Lost  Drawn  Games\n\
@@ -108,11 +115,12 @@ fn the_table_and_the_json() {
     let j = json_of(&d, &[]);
     assert_eq!(j["exists"], json!(true));
     assert_eq!(j["top"], json!(10));
+    assert_eq!(j["pending"], json!(0));
     assert_eq!(
         j["people"],
         json!([
-            {"name": "Ann", "wins": 2, "losses": 1, "draws": 1, "games": 4},
-            {"name": "bob", "wins": 1, "losses": 1, "draws": 1, "games": 3},
+            {"name": "Ann", "wins": 2, "losses": 1, "draws": 1, "games": 4, "accuracy": 80.0, "reviewed": 2},
+            {"name": "bob", "wins": 1, "losses": 1, "draws": 1, "games": 3, "accuracy": 60.0, "reviewed": 1},
         ])
     );
     assert_eq!(
@@ -262,8 +270,8 @@ fn the_referee_shares_the_file() {
     assert_eq!(
         json_of(&d, &[])["people"],
         json!([
-            {"name": "Ann", "wins": 0, "losses": 0, "draws": 1, "games": 1},
-            {"name": "bob", "wins": 0, "losses": 0, "draws": 1, "games": 1},
+            {"name": "Ann", "wins": 0, "losses": 0, "draws": 1, "games": 1, "accuracy": null, "reviewed": 0},
+            {"name": "bob", "wins": 0, "losses": 0, "draws": 1, "games": 1, "accuracy": null, "reviewed": 0},
         ])
     );
     fs::remove_dir_all(&d).unwrap();

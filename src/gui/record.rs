@@ -10,8 +10,8 @@ use std::time::SystemTime;
 use serde_json::{Value, json};
 
 use crate::results::{
-    DEFAULT_TOP, Ending, Filter, GameRecord, MatchRecord, Opponent, Outcome, Place, Player, Results, Round,
-    Seat,
+    self, Contest, DEFAULT_TOP, Ending, Filter, GameRecord, MatchRecord, Opponent, Outcome, Place, Player,
+    Results, Round, Seat,
 };
 
 use super::rounds::RoundDone;
@@ -97,13 +97,13 @@ pub async fn game(
         family: family.to_string(),
         game_type: game_type.to_string(),
         game_string: game_string.to_string(),
-        seats: [Seat { side: s0, player: p0 }, Seat { side: s1, player: p1 }],
+        seats: [Seat { side: s0, player: p0, accuracy: None }, Seat { side: s1, player: p1, accuracy: None }],
         result: end.outcome,
         ending: end.ending,
         place: Place::Gui,
     };
-    let r = tokio::task::spawn_blocking(move || Results::open(&data_dir)?.record_game(&rec)).await;
-    said(r.map_err(|e| e.to_string()).and_then(|x| x), "the game")
+    let r = tokio::task::spawn_blocking(move || results::store(&data_dir, &Contest::Game(rec))).await;
+    said(r, "the game")
 }
 
 /// Writes a finished match with its rounds; what became of it in words.
@@ -138,14 +138,15 @@ pub async fn matched(
         ending,
         place: Place::Gui,
     };
-    let r = tokio::task::spawn_blocking(move || Results::open(&data_dir)?.record_match(&rec)).await;
-    said(r.map_err(|e| e.to_string()).and_then(|x| x), "the match")
+    let r = tokio::task::spawn_blocking(move || results::store(&data_dir, &Contest::Match(rec))).await;
+    said(r, "the match")
 }
 
-fn said(r: Result<Option<i64>, String>, what: &str) -> String {
+/// What became of the result, in words (kept for later when the database
+/// cannot be written: `results::store`).
+fn said(r: Result<results::Stored, tokio::task::JoinError>, what: &str) -> String {
     match r {
-        Ok(Some(_)) => format!("{what} is on the leaderboard"),
-        Ok(None) => format!("{what} had no person in it: not recorded"),
+        Ok(stored) => stored.words(what),
         Err(e) => {
             log::warn!("gui: results: {e}");
             format!("{what} was not recorded: {e}")
@@ -239,6 +240,8 @@ mod tests {
         let b = leaderboard(&dir, Some("Connect4".into()), None).await.unwrap();
         assert_eq!(b["people"][0]["name"], "Ann");
         assert_eq!(b["people"][0]["wins"], 1);
+        // Each person's mean accuracy in reviewed games: none yet.
+        assert!(b["people"][0]["accuracy"].is_null() && b["people"][0]["reviewed"] == 0, "{b}");
         assert_eq!(b["engines"][0]["losses"], 2);
         assert!(b["opponents"].as_array().unwrap().iter().any(|o| o["vs"] == "engine:perfect:movetime 100"));
         let b = leaderboard(&dir, None, Some("person:Nobody".into())).await.unwrap();

@@ -63,7 +63,7 @@ pub fn game_record(
         family: b.family.clone(),
         game_type: b.game_type.clone(),
         game_string: game_string.to_string(),
-        seats: [Seat { side: b.sides[0].clone(), player: p0 }, Seat { side: b.sides[1].clone(), player: p1 }],
+        seats: [Seat::new(&b.sides[0], p0), Seat::new(&b.sides[1], p1)],
         result: outcome(ending),
         ending: how,
         place: Place::Play,
@@ -156,19 +156,23 @@ pub fn store(data_dir: &Path, game: Option<&GameRecord>, m: Option<&MatchRecord>
     if people.is_empty() {
         return String::new();
     }
-    let mut r = match Results::open(data_dir) {
-        Ok(r) => r,
-        Err(e) => return format!("The result was not recorded: {e}"),
+    let contest = match (game, m) {
+        (Some(g), _) => results::Contest::Game(g.clone()),
+        (None, Some(m)) => results::Contest::Match(m.clone()),
+        (None, None) => return String::new(),
     };
-    let stored = match (game, m) {
-        (Some(g), _) => r.record_game(g),
-        (None, Some(m)) => r.record_match(m),
-        (None, None) => Ok(None),
+    // Kept for later when the database cannot be written.
+    let stored = results::store(data_dir, &contest);
+    let results::Stored::Recorded { path, flushed, .. } = &stored else {
+        return format!("{}.", stored.words("The result"));
     };
-    if let Err(e) = stored {
-        return format!("The result was not recorded: {e}");
+    let Ok(Some(r)) = Results::open_existing(data_dir) else {
+        return format!("{}.", stored.words("The result"));
+    };
+    let mut text = format!("Recorded in {} (meeple leaderboard shows it).", path.display());
+    if *flushed > 0 {
+        text.push_str(&format!(" With it, {flushed} kept earlier."));
     }
-    let mut text = format!("Recorded in {} (meeple leaderboard shows it).", r.path().display());
     for name in people {
         if let Ok(Some(row)) = r.person_record(&name, &Filter::default()) {
             let c = &row.record;

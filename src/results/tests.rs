@@ -34,7 +34,7 @@ fn game(family: &str, a: Player, b: Player, result: Outcome) -> GameRecord {
         family: family.into(),
         game_type: family.into(),
         game_string: format!("{family};InProgress;White[1]"),
-        seats: [Seat { side: "White".into(), player: a }, Seat { side: "Black".into(), player: b }],
+        seats: [Seat::new("White", a), Seat::new("Black", b)],
         result,
         ending: Ending::Normal,
         place: Place::Other,
@@ -99,7 +99,12 @@ fn sample(r: &mut Results) {
 }
 
 fn row(name: &str, wins: u64, losses: u64, draws: u64, games: u64) -> PersonRow {
-    PersonRow { name: name.into(), record: Record { wins, losses, draws, games } }
+    PersonRow {
+        name: name.into(),
+        record: Record { wins, losses, draws, games },
+        accuracy: None,
+        reviewed: 0,
+    }
 }
 
 fn erow(strategy: &str, level: &str, wins: u64, losses: u64, draws: u64, games: u64) -> EngineRow {
@@ -112,6 +117,15 @@ fn erow(strategy: &str, level: &str, wins: u64, losses: u64, draws: u64, games: 
 
 fn count(r: &Results, table: &str) -> i64 {
     r.conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |x| x.get(0)).unwrap()
+}
+
+/// `(application_id, user_version)` of an open database.
+fn header_of(r: &Results) -> (i64, i64) {
+    let c = &r.conn;
+    (
+        c.pragma_query_value(None, "application_id", |x| x.get(0)).unwrap(),
+        c.pragma_query_value(None, "user_version", |x| x.get(0)).unwrap(),
+    )
 }
 
 #[test]
@@ -186,13 +200,13 @@ fn a_match_is_kept_with_its_rounds_and_points() {
     let d = tempdir("match");
     let mut r = Results::open(&d).unwrap();
     let id = r.record_match(&mastermind_match()).unwrap().unwrap();
-    let seats: Vec<(i64, Option<i64>, Option<i64>, i64)> = r
-        .rows(
-            "SELECT seat, person_id, engine_id, points FROM match_seat WHERE match_id = ? ORDER BY seat",
-            [id],
-            |x| Ok((x.get(0)?, x.get(1)?, x.get(2)?, x.get(3)?)),
-        )
-        .unwrap();
+    let seats: Vec<(i64, Option<i64>, Option<i64>, i64)> = rows(
+        &r.conn,
+        "SELECT seat, person_id, engine_id, points FROM match_seat WHERE match_id = ? ORDER BY seat",
+        [id],
+        |x| Ok((x.get(0)?, x.get(1)?, x.get(2)?, x.get(3)?)),
+    )
+    .unwrap();
     assert_eq!(seats.len(), 2);
     assert!(seats[0].1.is_some() && seats[0].2.is_none() && seats[0].3 == 3);
     assert!(seats[1].1.is_none() && seats[1].2.is_some() && seats[1].3 == 5);
@@ -203,14 +217,14 @@ fn a_match_is_kept_with_its_rounds_and_points() {
         })
         .unwrap();
     assert_eq!((rounds, result.as_str(), when.as_str()), (2, "second", "2026-11-18T11:06:40Z"));
-    let rows: Vec<(i64, String, String, i64, i64)> = r
-        .rows(
-            "SELECT g.round, g.result, s.side, s.seat, s.points FROM game g JOIN game_seat s ON s.game_id = g.id \
+    let rows: Vec<(i64, String, String, i64, i64)> = rows(
+        &r.conn,
+        "SELECT g.round, g.result, s.side, s.seat, s.points FROM game g JOIN game_seat s ON s.game_id = g.id \
              WHERE g.match_id = ? ORDER BY g.round, s.seat",
-            [id],
-            |x| Ok((x.get(0)?, x.get(1)?, x.get(2)?, x.get(3)?, x.get(4)?)),
-        )
-        .unwrap();
+        [id],
+        |x| Ok((x.get(0)?, x.get(1)?, x.get(2)?, x.get(3)?, x.get(4)?)),
+    )
+    .unwrap();
     let expected = [(1, "second", "Maker", 1, 3), (1, "second", "Breaker", 2, 0)];
     let expected2 = [(2, "second", "Breaker", 1, 0), (2, "second", "Maker", 2, 5)];
     let got: Vec<_> = rows.iter().map(|(a, b, c, d, e)| (*a, b.as_str(), c.as_str(), *d, *e)).collect();
@@ -302,8 +316,7 @@ fn an_empty_file_is_migrated_and_reading_creates_nothing() {
     assert!(Results::open_existing(&d).unwrap().is_none());
     assert_eq!(fs::metadata(&path).unwrap().len(), 0);
     let r = Results::open(&d).unwrap();
-    assert_eq!(r.header().unwrap().0, APPLICATION_ID);
-    assert_eq!(r.header().unwrap().1, SCHEMA_VERSION);
+    assert_eq!(header_of(&r), (APPLICATION_ID, SCHEMA_VERSION));
     assert_eq!(count(&r, "standing"), 0);
     drop(r);
     // Open again: nothing to migrate; readable; no journal left.
@@ -351,15 +364,11 @@ fn the_referees_tables_live_beside_ours() {
     let d = tempdir("neighbours");
     fs::create_dir_all(&d).unwrap();
     let path = d.join(FILE_NAME);
+    // The referee's first version: its tables, none of the columns added
+    // since (the referee's own code opening the file: tests/leaderboard.rs).
     let c = Connection::open(&path).unwrap();
-    c.execute_batch(
-        "CREATE TABLE tournaments (id INTEGER PRIMARY KEY, created TEXT NOT NULL);
-         CREATE TABLE games (id INTEGER PRIMARY KEY, tournament_id INTEGER, game_index INTEGER,
-                             UNIQUE (tournament_id, game_index));
-         CREATE TABLE moves (game_id INTEGER, ply INTEGER, PRIMARY KEY (game_id, ply));
-         INSERT INTO tournaments VALUES (1, 'then');",
-    )
-    .unwrap();
+    c.execute_batch(schema::REFEREE_SCHEMA).unwrap();
+    c.execute_batch("INSERT INTO tournaments VALUES (1, 'then', 'Hive', '{}', 0);").unwrap();
     drop(c);
     let before = fs::read(&path).unwrap();
     // Reading: no results of ours yet, and nothing written.
@@ -374,6 +383,9 @@ fn the_referees_tables_live_beside_ours() {
     let c = Connection::open(&path).unwrap();
     c.execute_batch("CREATE TABLE notes (t TEXT);").unwrap();
     drop(c);
+    for e in [Results::open(&d).err().unwrap(), Results::open_existing(&d).err().unwrap()] {
+        assert!(e.contains("holds what meeple did not make: table 'notes'"), "{e}");
+    }
     let fresh = tempdir("neighbours2");
     fs::create_dir_all(&fresh).unwrap();
     let c = Connection::open(fresh.join(FILE_NAME)).unwrap();
@@ -421,7 +433,7 @@ fn a_corrupt_or_non_sqlite_file_is_an_error() {
         (read, write)
     });
     for e in [errors.0.unwrap_err(), errors.1.unwrap_err()] {
-        assert!(e.contains("malformed") || e.contains("not a database"), "{e}");
+        assert!(e.contains("malformed") || e.contains("not a database") || e.contains("damaged"), "{e}");
         assert!(!e.contains('\n'));
     }
     fs::remove_dir_all(&d).unwrap();
@@ -488,7 +500,7 @@ fn two_first_opens_at_once_migrate_once() {
         o.join().unwrap().unwrap();
     }
     let r = Results::open_existing(&d).unwrap().unwrap();
-    assert_eq!(r.header().unwrap().1, SCHEMA_VERSION);
+    assert_eq!(header_of(&r).1, SCHEMA_VERSION);
     fs::remove_dir_all(&d).unwrap();
 }
 
@@ -562,4 +574,506 @@ mod hostile {
         );
         fs::remove_dir_all(&d).unwrap();
     }
+}
+
+/// Opens the database file with a plain connection (no checks), as anyone
+/// who can write the file can.
+fn raw(d: &Path) -> Connection {
+    Connection::open(d.join(FILE_NAME)).unwrap()
+}
+
+/// Short limits for tests: a lock is given up after 0.2 s.
+fn quick() -> Limits {
+    Limits { busy: Duration::from_millis(200), ..Limits::default() }
+}
+
+fn contest(g: GameRecord) -> Contest {
+    Contest::Game(g)
+}
+
+/// Issue 43 item 3: triggers and views planted in the file ran inside
+/// every write and read (every game a draw, winners swapped, "Ann: 1000
+/// won", a recursive view that spun forever, a looping trigger that hung
+/// the writer). Each is refused at open with a message that names it, for
+/// reading and writing; nothing is written into the file; a result to
+/// store is kept for later.
+#[test]
+fn a_planted_trigger_or_view_is_refused_and_named() {
+    let plants: [(&str, &str); 7] = [
+        (
+            "CREATE TRIGGER all_draws AFTER INSERT ON game BEGIN \
+             UPDATE game SET result = 'draw' WHERE id = new.id; END",
+            "trigger 'all_draws' on table 'game'",
+        ),
+        (
+            "CREATE TRIGGER swap AFTER INSERT ON game_seat WHEN new.seat = 2 BEGIN \
+             UPDATE game SET result = CASE result WHEN 'first' THEN 'second' WHEN 'second' THEN 'first' \
+             ELSE result END WHERE id = new.game_id; END",
+            "trigger 'swap' on table 'game_seat'",
+        ),
+        (
+            "DROP VIEW standing; CREATE VIEW standing AS \
+             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) \
+             SELECT 'game' AS kind, i AS contest, 'Connect4' AS family, 1 AS person_id, \
+             NULL AS engine_id, NULL AS opp_person_id, NULL AS opp_engine_id, 'win' AS outcome, \
+             NULL AS acc_sum, 0 AS acc_n FROM n",
+            "view 'standing' (altered)",
+        ),
+        (
+            "CREATE VIEW forever AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) \
+             SELECT i FROM n",
+            "view 'forever'",
+        ),
+        (
+            "CREATE VIEW spin AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) \
+             SELECT i FROM n; CREATE TRIGGER hang AFTER INSERT ON game BEGIN SELECT count(*) FROM spin; END",
+            "trigger 'hang' on table 'game'",
+        ),
+        ("CREATE INDEX sneaky ON game (family)", "index 'sneaky' on table 'game'"),
+        (
+            "PRAGMA writable_schema = ON; \
+             UPDATE sqlite_schema SET sql = replace(sql, 'name TEXT NOT NULL,', \
+             'name TEXT NOT NULL CHECK (name <> ''Bob''),') WHERE name = 'person'; \
+             PRAGMA writable_schema = OFF",
+            "table 'person' (altered)",
+        ),
+    ];
+    for (i, (sql, named)) in plants.iter().enumerate() {
+        let d = tempdir(&format!("plant{i}"));
+        let mut r = Results::open(&d).unwrap();
+        sample(&mut r);
+        drop(r);
+        raw(&d).execute_batch(sql).unwrap();
+        let path = d.join(FILE_NAME);
+        let before = fs::read(&path).unwrap();
+        let dd = d.clone();
+        let (w, rd, stored) = within_a_minute(move || {
+            let g = game("Connect4", person("Ann"), person("Bob"), Outcome::First);
+            (
+                Results::open(&dd).err(),
+                Results::open_existing(&dd).err(),
+                store_with(&dd, &contest(g), quick()),
+            )
+        });
+        for e in [w.expect("refused for writing"), rd.expect("refused for reading")] {
+            assert!(e.contains(named), "{named}: {e}");
+            assert!(e.contains("did not make"), "{e}");
+            assert!(!e.contains('\n'));
+        }
+        let Stored::Kept { why, .. } = &stored else { panic!("{stored:?}") };
+        assert!(why.contains(named), "{why}");
+        assert_eq!(fs::read(&path).unwrap(), before, "{named}: the file was written");
+        assert_eq!(pending_count(&d).unwrap(), 1);
+        fs::remove_dir_all(&d).unwrap();
+    }
+}
+
+/// No query runs longer than its bound, whatever the file holds: a query
+/// that would never end is stopped with a message, and the connection
+/// goes on answering.
+#[test]
+fn a_query_that_never_ends_is_stopped_at_its_bound() {
+    let d = tempdir("bound");
+    let limits = Limits { query: Duration::from_millis(300), ..Limits::default() };
+    let mut r = Results::open_with(&d, limits).unwrap();
+    sample(&mut r);
+    let (e, after) = within_a_minute(move || {
+        let e = r
+            .query(|c| {
+                Ok(c.query_row(
+                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n",
+                    [],
+                    |x| x.get::<_, i64>(0),
+                )?)
+            })
+            .unwrap_err();
+        (e, r.leaderboard(&Filter::default(), 10).map(|b| b.len()))
+    });
+    assert!(e.contains("computed for more than 0.3 s and was stopped"), "{e}");
+    assert_eq!(after, Ok(4));
+    fs::remove_dir_all(&d).unwrap();
+}
+
+/// Time spent waiting for another process's lock is not the query's: a
+/// read that waits longer than the query bound for a writer to finish is
+/// answered.
+#[test]
+fn waiting_for_a_lock_is_not_counted_in_the_bound() {
+    let d = tempdir("lockwait");
+    let mut r = Results::open(&d).unwrap();
+    sample(&mut r);
+    drop(r);
+    let limits = Limits { query: Duration::from_millis(100), ..Limits::default() };
+    let r = Results::open_existing_with(&d, limits).unwrap().unwrap();
+    let locker = raw(&d);
+    locker.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let reader = std::thread::spawn(move || r.leaderboard(&Filter::default(), 10).map(|b| b.len()));
+    std::thread::sleep(Duration::from_millis(500));
+    locker.execute_batch("COMMIT").unwrap();
+    assert_eq!(reader.join().unwrap(), Ok(4));
+    fs::remove_dir_all(&d).unwrap();
+}
+
+/// Issue 43 item 5: with the database locked past the busy timeout the
+/// result was lost. It is kept, said so, counted, and stored at the next
+/// result, once; the next flush finds nothing to do.
+#[test]
+fn a_result_is_kept_while_the_database_is_locked_and_stored_once_afterwards() {
+    let d = tempdir("locked");
+    drop(Results::open(&d).unwrap());
+    let locker = raw(&d);
+    locker.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let first = game("Connect4", person("Ann"), engine("perfect", ""), Outcome::First);
+    let stored = store_with(&d, &contest(first), quick());
+    let Stored::Kept { file, why } = &stored else { panic!("{stored:?}") };
+    assert!(why.contains("locked by another process"), "{why}");
+    assert!(stored.words("The result").contains("kept; it will be stored later"), "{}", stored.words("x"));
+    assert!(file.starts_with(d.join(PENDING_DIR)));
+    assert_eq!(pending_count(&d).unwrap(), 1);
+    // Still locked: a second result waits beside the first.
+    let second = game("Hive", person("Ann"), person("Bob"), Outcome::Draw);
+    assert!(matches!(store_with(&d, &contest(second), quick()), Stored::Kept { .. }));
+    assert_eq!(pending_count(&d).unwrap(), 2);
+    assert!(flush_at_start_with(&d, quick()).unwrap().contains("2 results are kept"));
+    locker.execute_batch("ROLLBACK").unwrap();
+    drop(locker);
+    // The next result: the two kept first, then it.
+    let third = game("Connect4", person("Bob"), engine("perfect", ""), Outcome::Second);
+    let stored = store_with(&d, &contest(third), quick());
+    assert!(matches!(stored, Stored::Recorded { flushed: 2, .. }), "{stored:?}");
+    assert_eq!(pending_count(&d).unwrap(), 0);
+    assert_eq!(flush_at_start(&d), None);
+    let r = Results::open_existing(&d).unwrap().unwrap();
+    assert_eq!(count(&r, "game"), 3);
+    assert_eq!(count(&r, "result_key"), 3);
+    assert_eq!(
+        r.leaderboard(&Filter::default(), 10).unwrap(),
+        vec![row("Ann", 1, 0, 1, 2), row("Bob", 0, 1, 1, 2)]
+    );
+    // The finish times are the games' own, not the time they were stored.
+    let when: String = r.conn.query_row("SELECT min(finished) FROM game", [], |x| x.get(0)).unwrap();
+    assert_eq!(when, "2026-11-18T11:06:40Z");
+    fs::remove_dir_all(&d).unwrap();
+}
+
+/// Several processes (here threads, each with its own connection) flushing
+/// the same kept results at once store each exactly once; so does a flush
+/// after a process was killed between storing a result and removing its
+/// file.
+#[test]
+fn kept_results_are_stored_exactly_once() {
+    let d = tempdir("once");
+    drop(Results::open(&d).unwrap());
+    let locker = raw(&d);
+    locker.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    for i in 0..12 {
+        let g = game("Connect4", person(&format!("P{i}")), engine("perfect", ""), Outcome::First);
+        assert!(matches!(store_with(&d, &contest(g), quick()), Stored::Kept { .. }));
+    }
+    locker.execute_batch("ROLLBACK").unwrap();
+    drop(locker);
+    let files = pending::list(&d).unwrap();
+    assert_eq!(files.len(), 12);
+    let copy = (files[7].clone(), fs::read(&files[7]).unwrap());
+    let flushers: Vec<_> = (0..4)
+        .map(|_| {
+            let d = d.clone();
+            std::thread::spawn(move || Results::open(&d).unwrap().flush_pending())
+        })
+        .collect();
+    for f in flushers {
+        let f = f.join().unwrap();
+        assert_eq!(f.error, None);
+    }
+    assert_eq!(pending_count(&d).unwrap(), 0);
+    let r = Results::open_existing(&d).unwrap().unwrap();
+    assert_eq!(count(&r, "game"), 12);
+    // A process killed after storing a result but before removing its file.
+    fs::write(&copy.0, &copy.1).unwrap();
+    assert_eq!(pending_count(&d).unwrap(), 1);
+    let f = Results::open(&d).unwrap().flush_pending();
+    assert_eq!((f.stored, f.left), (1, 0));
+    assert_eq!(pending_count(&d).unwrap(), 0);
+    assert_eq!(count(&r, "game"), 12);
+    assert_eq!(count(&r, "person"), 12);
+    fs::remove_dir_all(&d).unwrap();
+}
+
+/// What the pending folder holds is hostile too: a link or FIFO there is
+/// not read, a corrupt file is left and counted, a folder that is a link
+/// is never written through (the result is then said to be lost, with the
+/// record in the log).
+#[cfg(unix)]
+#[test]
+fn the_pending_folder_is_not_trusted() {
+    use std::os::unix::fs::symlink;
+    let d = tempdir("pendhostile");
+    drop(Results::open(&d).unwrap());
+    let dir = d.join(PENDING_DIR);
+    fs::create_dir_all(&dir).unwrap();
+    let outside = d.join("outside.json");
+    fs::write(&outside, "precious").unwrap();
+    symlink(&outside, dir.join("00000000000000000001-1-0-00000000.json")).unwrap();
+    fs::write(dir.join("00000000000000000002-1-0-00000000.json"), "{not json").unwrap();
+    assert_eq!(pending_count(&d).unwrap(), 2);
+    let stored = store(&d, &contest(game("Hive", person("Ann"), person("Bob"), Outcome::First)));
+    assert!(matches!(stored, Stored::Recorded { flushed: 0, .. }), "{stored:?}");
+    let f = Results::open(&d).unwrap().flush_pending();
+    assert_eq!((f.stored, f.unreadable, f.left), (0, 2, 2));
+    assert!(f.words().contains("2 cannot be read"), "{}", f.words());
+    assert_eq!(fs::read_to_string(&outside).unwrap(), "precious");
+    // The folder itself a link, and the database locked: nothing written
+    // through the link.
+    fs::remove_dir_all(&dir).unwrap();
+    let elsewhere = d.join("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    symlink(&elsewhere, &dir).unwrap();
+    let locker = raw(&d);
+    locker.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let stored =
+        store_with(&d, &contest(game("Hive", person("Ann"), person("Bob"), Outcome::First)), quick());
+    let Stored::Lost { why } = &stored else { panic!("{stored:?}") };
+    assert!(why.contains("symbolic link"), "{why}");
+    assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+    drop(locker);
+    fs::remove_dir_all(&d).unwrap();
+}
+
+/// Issue 43 item 9: a damaged page went unnoticed and play kept writing
+/// into the file. It is noticed at open (PRAGMA quick_check), for reading
+/// and writing, nothing more is written into it, and a result is kept.
+#[test]
+fn a_damaged_page_is_noticed_at_open_and_nothing_is_written_into_it() {
+    let d = tempdir("damaged");
+    let mut r = Results::open(&d).unwrap();
+    sample(&mut r);
+    drop(r);
+    let path = d.join(FILE_NAME);
+    // The root page of `matches`, which recording a game does not touch
+    // (so that the damage went unnoticed): its header overwritten.
+    let root: i64 = raw(&d)
+        .query_row("SELECT rootpage FROM sqlite_schema WHERE name = 'matches'", [], |x| x.get(0))
+        .unwrap();
+    let mut bytes = fs::read(&path).unwrap();
+    let at = (root as usize - 1) * 4096;
+    bytes[at..at + 12].fill(0xEE);
+    fs::write(&path, &bytes).unwrap();
+    let dd = d.clone();
+    let (w, rd, stored) = within_a_minute(move || {
+        let g = game("Connect4", person("Zed"), engine("perfect", ""), Outcome::First);
+        (Results::open(&dd).err(), Results::open_existing(&dd).err(), store(&dd, &contest(g)))
+    });
+    for e in [w.unwrap(), rd.unwrap()] {
+        assert!(e.contains("damaged"), "{e}");
+    }
+    assert!(matches!(stored, Stored::Kept { .. }), "{stored:?}");
+    assert_eq!(fs::read(&path).unwrap(), bytes);
+    fs::remove_dir_all(&d).unwrap();
+}
+
+/// Issue 43 item 9: a planted 1 MB name padded every leaderboard row, and a
+/// name stored as a blob aborted the whole leaderboard. Names are read as
+/// text whatever their type, and clipped.
+#[test]
+fn planted_names_are_typed_and_clipped_when_read() {
+    let d = tempdir("bignames");
+    let mut r = Results::open(&d).unwrap();
+    sample(&mut r);
+    let huge = "A".repeat(1 << 20);
+    r.conn.execute("UPDATE person SET name = ? WHERE name = 'Cy'", [&huge]).unwrap();
+    r.conn.execute("UPDATE person SET name = x'ff426f62' WHERE name = 'bob'", []).unwrap();
+    r.conn.execute("UPDATE person SET name = 12345 WHERE name = 'Dee'", []).unwrap();
+    r.conn.execute("UPDATE engine SET strategy = x'00' WHERE strategy = 'attack'", []).unwrap();
+    let b = r.board(&Filter::default(), 10).unwrap();
+    let names: Vec<&str> = b.people.iter().map(|p| p.name.as_str()).collect();
+    let clipped = format!("{}…", "A".repeat(MAX_NAME_CHARS - 1));
+    assert_eq!(names, [clipped.as_str(), "\u{FFFD}Bob", "12345", "Ann"]);
+    assert_eq!(b.engines.len(), 4);
+    assert!(b.engines.iter().all(|e| !e.strategy.chars().any(crate::text::is_unprintable)));
+    let table = b.to_table("all games", 10);
+    assert!(table.len() < 2000, "{} bytes", table.len());
+    // The person's own record reads the same.
+    assert_eq!(r.person_record("Ann", &Filter::default()).unwrap().unwrap().name, "Ann");
+    fs::remove_dir_all(&d).unwrap();
+}
+
+/// Issue 43 item 4 through the database: nine spellings of "Ann" are one
+/// person or refused; the leaderboard has one Ann.
+#[test]
+fn nine_anns_on_the_leaderboard_are_one() {
+    let d = tempdir("anns");
+    let mut r = Results::open(&d).unwrap();
+    let spellings = [
+        "Ann",
+        "ANN",
+        "ann",
+        "A\u{00AD}nn",
+        "A\u{200D}nn",
+        "Ann\u{FE0F}",
+        "Ann\u{E0041}",
+        "A\u{034F}nn",
+        "Ann\u{3164}",
+        "Ａｎｎ",
+        "\u{1D400}nn",
+    ];
+    let (mut kept, mut refused) = (0, 0);
+    for s in spellings {
+        match r.record_game(&game("Connect4", person(s), engine("perfect", ""), Outcome::First)) {
+            Ok(Some(_)) => kept += 1,
+            Ok(None) => panic!("{s:?}"),
+            Err(e) => {
+                assert!(e.contains("invisible") || e.contains("blank"), "{s:?}: {e}");
+                refused += 1;
+            }
+        }
+    }
+    assert_eq!((kept, refused), (5, 6));
+    assert_eq!(r.leaderboard(&Filter::default(), 10).unwrap(), vec![row("Ann", 5, 0, 0, 5)]);
+    // Composed and decomposed: one person, whoever comes first.
+    r.record_game(&game("Hive", person("Ren\u{e9}e"), person("Bob"), Outcome::First)).unwrap();
+    r.record_game(&game("Hive", person("RENE\u{301}E"), person("Bob"), Outcome::First)).unwrap();
+    assert_eq!(r.person_record("rene\u{301}e", &Filter::default()).unwrap(), Some(row("Renée", 2, 0, 0, 2)));
+    // One person on both seats, spelt two ways: refused.
+    let both = game("Hive", person("Ann"), person("ａｎｎ"), Outcome::First);
+    assert!(r.record_game(&both).unwrap_err().contains("one person"));
+    assert_eq!(count(&r, "person"), 3);
+    fs::remove_dir_all(&d).unwrap();
+}
+
+/// Issue 42 item 4: each seat's accuracy, known when recorded or set
+/// afterwards (a game, a round of a match), and each person's mean over
+/// their reviewed games on the leaderboard.
+#[test]
+fn accuracy_is_kept_and_averaged_over_reviewed_games() {
+    let d = tempdir("accuracy");
+    let mut r = Results::open(&d).unwrap();
+    let mut g = game("Connect4", person("Ann"), engine("perfect", ""), Outcome::First);
+    g.seats[0].accuracy = Some(91.5);
+    g.seats[1].accuracy = Some(100.0);
+    r.record_game(&g).unwrap();
+    let later = r.record_game(&game("Hive", person("Bob"), person("Ann"), Outcome::Draw)).unwrap().unwrap();
+    r.record_game(&game("Hive", person("Bob"), person("Ann"), Outcome::First)).unwrap();
+    let m = r.record_match(&mastermind_match()).unwrap().unwrap();
+    let board = |r: &Results| -> Vec<(String, Option<f64>, u64)> {
+        r.leaderboard(&Filter::default(), 10)
+            .unwrap()
+            .into_iter()
+            .map(|p| (p.name, p.accuracy, p.reviewed))
+            .collect()
+    };
+    assert_eq!(board(&r), [("Bob".to_string(), None, 0), ("Ann".to_string(), Some(91.5), 1)]);
+    r.set_accuracy(later, [Some(40.0), Some(70.5)]).unwrap();
+    // The match's rounds: Ann is the match's first player.
+    let round: i64 =
+        r.conn.query_row("SELECT id FROM game WHERE match_id = ? AND round = 2", [m], |x| x.get(0)).unwrap();
+    r.set_accuracy(round, [Some(50.0), None]).unwrap();
+    assert_eq!(board(&r), [("Bob".to_string(), Some(40.0), 1), ("Ann".to_string(), Some(212.0 / 3.0), 3)]);
+    let hive = Filter { family: Some("Hive".into()), opponent: None };
+    let ann = r.person_record("ann", &hive).unwrap().unwrap();
+    assert_eq!((ann.accuracy, ann.reviewed), (Some(70.5), 1));
+    // Refused: out of range, not a number, no such game; nothing changed.
+    for bad in [-0.1, 100.5, f64::NAN, f64::INFINITY] {
+        assert!(r.set_accuracy(later, [Some(bad), None]).unwrap_err().contains("0 to 100"));
+    }
+    assert!(r.set_accuracy(9999, [Some(1.0), None]).unwrap_err().contains("no game 9999"));
+    g.seats[0].accuracy = Some(101.0);
+    assert!(r.record_game(&g).is_err());
+    assert_eq!(board(&r)[1].1, Some(212.0 / 3.0));
+    // Cleared again.
+    r.set_accuracy(later, [None, None]).unwrap();
+    assert_eq!(board(&r)[0], ("Bob".to_string(), None, 0));
+    fs::remove_dir_all(&d).unwrap();
+}
+
+/// Issue 42 item 4 (a migration): a version 1 file, made by version 1's
+/// schema and statements, is migrated to version 2 in one transaction and
+/// keeps every record; names that are now one person are merged (the first
+/// recorded kept, shown without its invisible characters); a game between
+/// two spellings of one person is kept and counts for neither.
+#[test]
+fn a_version_1_file_is_migrated_and_keeps_every_record() {
+    let d = tempdir("v1");
+    fs::create_dir_all(&d).unwrap();
+    let c = raw(&d);
+    c.execute_batch(schema::MIGRATIONS[0].sql).unwrap();
+    c.pragma_update(None, "user_version", 1).unwrap();
+    c.pragma_update(None, "application_id", APPLICATION_ID).unwrap();
+    // As version 1 wrote them: fold = lower case of the name.
+    let people = ["A\u{00AD}nn", "Ann", "bob", "Ren\u{e9}e", "Rene\u{301}e", "Cy"];
+    for p in people {
+        c.execute("INSERT INTO person (name, fold) VALUES (?, lower(?))", params![p, p]).unwrap();
+    }
+    c.execute("INSERT INTO engine (strategy, level) VALUES ('perfect', 'depth 6')", []).unwrap();
+    // (seat 1's person, seat 2's person or 0 for the engine, result)
+    let games: [(i64, i64, &str); 5] = [
+        (1, 2, "first"),  // 1: A-nn against Ann: one person now
+        (2, 3, "first"),  // 2: Ann against bob
+        (4, 5, "second"), // 3: Renée against Renée (NFD)
+        (3, 0, "draw"),   // 4: bob against perfect
+        (1, 6, "second"), // 5: A-nn against Cy
+    ];
+    for (i, (a, b, result)) in games.iter().enumerate() {
+        c.execute(
+            "INSERT INTO game (finished, family, game_type, game_string, result, ending, place) \
+             VALUES ('2026-11-25T19:33:52Z', 'Connect4', 'Connect4', 'Connect4', ?, 'normal', 'gui')",
+            [result],
+        )
+        .unwrap();
+        let id = i as i64 + 1;
+        c.execute(
+            "INSERT INTO game_seat (game_id, seat, side, person_id) VALUES (?, 1, 'Red', ?)",
+            params![id, a],
+        )
+        .unwrap();
+        if *b > 0 {
+            c.execute(
+                "INSERT INTO game_seat (game_id, seat, side, person_id) VALUES (?, 2, 'Yellow', ?)",
+                params![id, b],
+            )
+            .unwrap();
+        } else {
+            c.execute(
+                "INSERT INTO game_seat (game_id, seat, side, engine_id) VALUES (?, 2, 'Yellow', 1)",
+                [id],
+            )
+            .unwrap();
+        }
+    }
+    let tally = |c: &Connection| -> Vec<i64> {
+        ["game", "game_seat", "matches", "match_seat", "engine"]
+            .iter()
+            .map(|t| c.query_row(&format!("SELECT count(*) FROM {t}"), [], |x| x.get(0)).unwrap())
+            .collect()
+    };
+    let before = tally(&c);
+    let seats_before: Vec<(i64, i64, String)> =
+        rows(&c, "SELECT game_id, seat, side FROM game_seat ORDER BY 1, 2", [], |x| {
+            Ok((x.get(0)?, x.get(1)?, x.get(2)?))
+        })
+        .unwrap();
+    drop(c);
+    let r = Results::open_existing(&d).unwrap().unwrap();
+    assert_eq!(header_of(&r), (APPLICATION_ID, 2));
+    assert_eq!(tally(&r.conn), before);
+    let seats_after: Vec<(i64, i64, String)> =
+        rows(&r.conn, "SELECT game_id, seat, side FROM game_seat ORDER BY 1, 2", [], |x| {
+            Ok((x.get(0)?, x.get(1)?, x.get(2)?))
+        })
+        .unwrap();
+    assert_eq!(seats_after, seats_before);
+    assert_eq!(count(&r, "person"), 4);
+    // Ann (first recorded as A<soft hyphen>nn, shown as Ann): game 1
+    // against herself counts for neither; game 2 won, game 5 lost. bob:
+    // game 2 lost, game 4 drawn. Renée: her game against herself does not
+    // count. Cy: game 5 won.
+    assert_eq!(
+        r.leaderboard(&Filter::default(), 10).unwrap(),
+        vec![row("Cy", 1, 0, 0, 1), row("Ann", 1, 1, 0, 2), row("bob", 0, 1, 1, 2)]
+    );
+    assert_eq!(r.person_record("RENÉE", &Filter::default()).unwrap(), Some(row("Renée", 0, 0, 0, 0)));
+    drop(r);
+    // Opened again: nothing to migrate, the same.
+    let r = Results::open(&d).unwrap();
+    assert_eq!(tally(&r.conn), before);
+    fs::remove_dir_all(&d).unwrap();
 }
