@@ -21,6 +21,7 @@ from .gamestring import is_mastermind
 from .match import Match, Plan, Settings, pairings_for
 from .openings import draw_secrets, make_openings, parse_openings_arg
 from .rating import SPRT_MODELS, fit_ratings
+from . import safefile
 from .seats import SeatSpec, check_engine_seats
 from .store import DEFAULT_DB_WAIT, TournamentLock, open_db, precheck, with_retry
 
@@ -238,11 +239,7 @@ def new_config(args):
     except ValueError as e:
         raise UsageError(str(e))
     if args.pgnout:
-        try:
-            with open(args.pgnout, "a", encoding="utf-8"):
-                pass
-        except OSError as e:
-            raise UsageError("cannot write --pgnout %s: %s" % (args.pgnout, e.strerror))
+        check_pgnout(args.pgnout)
     return {"seats": [s.to_json() for s in specs], "game_type": args.game, "games": games,
             "pairings": pairings_for(args.tournament, len(specs)),
             "tournament": args.tournament,
@@ -254,6 +251,18 @@ def new_config(args):
             "arbiter_options": key_values(args.arbiter_option, "--arbiter-option"),
             "pgnout": args.pgnout, "openings_spec": openings,
             "random_plies": args.random_plies}
+
+
+def check_pgnout(path):
+    """Refuses (UsageError) a `--pgnout` that cannot be appended to: a
+    link, a FIFO, a socket, a device, a folder, or not writable. The file
+    is created (empty) if missing."""
+    try:
+        safefile.open_append(path).close()
+    except safefile.NotRegular as e:
+        raise UsageError("cannot write --pgnout: %s" % e.strerror)
+    except OSError as e:
+        raise UsageError("cannot write --pgnout %s: %s" % (path, e.strerror or e))
 
 
 def cmd_match(argv, out=sys.stdout):
@@ -296,6 +305,8 @@ def _cmd_match(args, out, cluster):
             print("nothing to resume in %s" % args.db, file=sys.stderr)
             return 1
         tid, config = row[0], json.loads(row[1])
+        if args.pgnout or config.get("pgnout"):
+            check_pgnout(args.pgnout or config.get("pgnout"))
         lock = TournamentLock(args.db, tid)
         print("Resuming tournament %d" % tid, file=out, flush=True)
     else:
