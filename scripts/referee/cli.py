@@ -15,6 +15,7 @@ import sys
 from .adjudication import parse_rule
 from .arbiter import Arbiter, default_arbiter
 from .clocks import DEFAULT_TIMEMARGIN, parse_count, parse_seconds, parse_tc
+from .cluster import DEFAULT_RETRIES as CLUSTER_RETRIES, DEFAULT_WAIT as CLUSTER_WAIT
 from .errors import RefereeError, UsageError
 from .game import now_text
 from .gamestring import is_mastermind
@@ -169,6 +170,14 @@ def match_parser():
                     help="play the games on a Dask cluster: a scheduler's address "
                          "(tcp://HOST:8786) or local:N (N worker processes here); needs "
                          "dask[distributed] (scripts/requirements-cluster.txt)")
+    ap.add_argument("--cluster-retries", type=count("--cluster-retries", 0),
+                    default=CLUSTER_RETRIES, metavar="N",
+                    help="with --cluster: times a game whose worker kept dying is played again "
+                         "before the match stops (default %d)" % CLUSTER_RETRIES)
+    ap.add_argument("--cluster-wait", type=seconds("--cluster-wait"), default=CLUSTER_WAIT,
+                    metavar="SEC",
+                    help="with --cluster: the longest time without a live worker before the "
+                         "match stops (default %g)" % CLUSTER_WAIT)
     return ap
 
 
@@ -283,7 +292,8 @@ def cmd_match(argv, out=sys.stdout):
 def _connect(args, out, cluster):
     if args.cluster and not cluster:
         from .cluster import Cluster
-        cluster.append(Cluster(args.cluster, out=out))
+        cluster.append(Cluster(args.cluster, out=out, retries=args.cluster_retries,
+                               wait=args.cluster_wait))
     return cluster[0] if cluster else None
 
 
