@@ -610,3 +610,90 @@ fn sigint_at_the_prompt_does_not_end_the_game_by_a_signal() {
     assert!(status.success(), "{status}");
     assert_eq!(p.lflag() & (COOKED | libc::NOFLSH), COOKED);
 }
+
+/// Points of seat 1 (the person) and seat 2, and the ending, as stored.
+type Stored = (u32, u32, String);
+
+/// Each round of the match in `data_dir`, and the match's totals, as
+/// stored.
+fn stored_match(data_dir: &Path) -> (Vec<Stored>, Stored) {
+    let db = rusqlite::Connection::open_with_flags(
+        data_dir.join("results.sqlite"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .unwrap();
+    let rounds = db
+        .prepare(
+            "SELECT a.points, b.points, g.ending FROM game g
+               JOIN game_seat a ON a.game_id = g.id AND a.seat = 1
+               JOIN game_seat b ON b.game_id = g.id AND b.seat = 2
+              WHERE g.match_id IS NOT NULL ORDER BY g.round",
+        )
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    let total = db
+        .query_row(
+            "SELECT a.points, b.points, m.ending FROM matches m
+               JOIN match_seat a ON a.match_id = m.id AND a.seat = 1
+               JOIN match_seat b ON b.match_id = m.id AND b.seat = 2",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    (rounds, total)
+}
+
+/// Issue 43, item 1: a round resigned before the rules ended it was
+/// stored 0-0. It scores by the game's rule for a forfeit, the same in
+/// what is said and what is stored: the breaker who resigns leaves the code
+/// unbroken after every row (the maker scores rows + 1 = 11, not the 3
+/// rows used + 1), the maker who resigns scores the guesses made.
+#[test]
+fn a_resigned_mastermind_round_scores_as_forfeited() {
+    // Tess breaks; the engine answers adversarially, so two guesses
+    // cannot break the code.
+    let mut p = Pty::spawn(
+        "mm-resign-breaker",
+        &["Mastermind", "--rounds", "2", "--name", "Tess", "--set", "Codemaker=adversarial"],
+    );
+    for guess in ["1122", "3344"] {
+        p.expect("Tess (Breaker) > ");
+        p.line(guess);
+    }
+    p.expect("Tess (Breaker) > ");
+    p.line("resign");
+    let end = p.finish();
+    assert!(
+        end.contains("Round 1: Breaker resigned. Points this round: Tess 0, meeple (entropy) 11."),
+        "{end}"
+    );
+    assert!(
+        end.contains(
+            "Tess resigned the match: meeple (entropy) wins it. Points: Tess 0, meeple (entropy) 11."
+        )
+    );
+    assert_eq!(
+        stored_match(&p.data_dir),
+        (vec![(0, 11, "resignation".to_string())], (0, 11, "resignation".to_string()))
+    );
+
+    // Tess keeps the code and resigns when the engine's second guess
+    // waits for its feedback: two guesses made, Tess scores 2.
+    let mut p = Pty::spawn("mm-resign-maker", &["Mastermind", "--rounds", "2", "--second", "--name", "Tess"]);
+    let text = p.expect("Tess (Maker) > ");
+    let guess = engine_moves(&text, "entropy").last().unwrap().clone();
+    let (b, w) = pegs(&guess, SECRET);
+    p.line(&format!("{b}B{w}W"));
+    let (i, text) = p.expect_any(&["Tess (Maker) > ", "Round 1:"]);
+    assert_eq!(i, 0, "broken at once? {text}");
+    p.line("resign");
+    let end = p.finish();
+    assert!(end.contains("Round 1: Maker resigned. Points this round: Tess 2, meeple (entropy) 0."), "{end}");
+    assert_eq!(
+        stored_match(&p.data_dir),
+        (vec![(2, 0, "resignation".to_string())], (2, 0, "resignation".to_string()))
+    );
+}
