@@ -258,6 +258,7 @@ class Cluster:
                                          key="game-%s-%d-%d" % (token, index, tries[index]))
                 running[fut] = index
                 done.add(fut)
+
         def left():
             n = len(queue) + len(running)
             return "with %d game%s left to play" % (n, "" if n == 1 else "s")
