@@ -24,6 +24,9 @@ behaviour when asked to move is chosen by --mode:
             --size N pads each info line to N bytes
   floodall  like flood, and also between searches: a thread prints `info`
             lines without pause from the start (between whole replies)
+  killparent kills its parent process (SIGKILL) when asked to move: on a
+            cluster, the Dask worker that plays its game (with --flag
+            FILE: only while FILE exists; else it plays as good)
 
 --score N adds `score cp N` to its `info` lines (for adjudication tests).
 `uci` and `ugi` switch it to UCI or UGI mode (no `ok` lines), where moves
@@ -37,6 +40,7 @@ import argparse
 import os
 import random
 import re
+import signal
 import sys
 import threading
 import time
@@ -303,6 +307,9 @@ def main():
         if not board.legal():
             return out("err game is over")
         if args.mode == "crash":
+            sys.exit(3)
+        if args.mode == "killparent" and (not args.flag or os.path.exists(args.flag)):
+            os.kill(os.getppid(), signal.SIGKILL)
             sys.exit(3)
         if args.mode == "stall":
             while True:

@@ -11,7 +11,13 @@ runs them so), with MEEPLE_BIN set to a built meeple.
     `dask worker` processes, as on several machines): every game is stored
     once, the match finishes, the killed worker's engines do not outlive it;
   * a book built through the cluster is the local build's, byte for byte,
-    also when the coordinator is interrupted and run again.
+    also when the coordinator is interrupted and run again;
+  * an engine that kills its worker (issue 43, item 7): the coordinator
+    waited forever once no worker was left; now a cluster without a live
+    worker for --cluster-wait seconds, or a game that keeps killing its
+    worker past --cluster-retries, stops the match with a message, and
+    `--resume` finishes it. Every referee run has its own timeout, so the
+    test fails instead of hanging.
 """
 
 import os
@@ -27,6 +33,7 @@ import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+FAKE = os.path.join(HERE, "fake_engine.py")
 REFEREE = os.path.join(HERE, "referee.py")
 BOOK = os.path.join(HERE, "book_cluster.py")
 MEEPLE = os.environ.get("MEEPLE_BIN")
@@ -270,6 +277,101 @@ class Match(Tmp):
             self.assertRegex(out, r"Score of attack vs defense: \d+ - \d+ - \d+ +\[[\d.]+\] 20")
         finally:
             client.close()
+
+
+def start_scheduler(test):
+    """A scheduler on a free port (killed at the test's end); its address."""
+    port = free_port()
+    address = "tcp://127.0.0.1:%d" % port
+    sched = subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                              "--no-dashboard"], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, cwd=test.dir.name, env=worker_env())
+    test.procs.append(sched)
+    return address
+
+
+def start_worker(test, address, *extra):
+    w = subprocess.Popen([DASK, "worker", address, "--nthreads", "1", "--no-dashboard"]
+                         + list(extra), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         cwd=test.dir.name, env=worker_env())
+    test.procs.append(w)
+    return w
+
+
+def worker_env():
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)  # the workers get the referee from the cluster
+    return env
+
+
+class DyingWorkers(Tmp):
+    """Issue 43, item 7: an engine that kills its own Dask worker. After
+    the workers were gone the coordinator waited with no output, forever
+    (killed by hand at 150 s and 280 s). The killer kills only while its
+    flag file exists, so that the stopped match can then be resumed."""
+
+    def setUp(self):
+        super().setUp()
+        self.flag = self.path("kill.flag")
+        open(self.flag, "w").close()
+
+    def killer_seats(self):
+        fake = "%s %s" % (shlex.quote(PY), shlex.quote(FAKE))
+        return ["--engine", "name=killer",
+                "cmd=%s --mode killparent --flag %s" % (fake, shlex.quote(self.flag)),
+                "--engine", "name=other", "cmd=" + fake,
+                "--game", "Connect4", "--st", "0.2", "--timemargin", "2", "--games", "2"]
+
+    def assert_stopped_and_resumable(self, rc, out, db, cluster, expect):
+        self.assertEqual(rc, 2, out)
+        self.assertIn(expect, out)
+        self.assertIn("continue with --resume", out)
+        self.assertNotIn("Traceback", out)
+        conn = sqlite3.connect(db)
+        try:
+            self.assertEqual(conn.execute("SELECT finished FROM tournaments").fetchall(), [(0,)])
+        finally:
+            conn.close()
+        os.unlink(self.flag)  # the engine plays from now on
+        rc, out = self.referee(db, "--resume", "--cluster", cluster, timeout=180)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("Resuming tournament 1", out)
+        self.assertIn("Finished match", out)
+        self.assertEqual([r[0] for r in self.rows(db)], [0, 1])
+
+    def test_a_cluster_without_workers_stops_the_match(self):
+        # Workers without a nanny are not restarted: the first game kills
+        # the only one, and none is left.
+        address = start_scheduler(self)
+        start_worker(self, address, "--no-nanny", "--name", "mortal")
+        client = distributed.Client(address, timeout=60)
+        try:
+            client.wait_for_workers(1, timeout=60)
+        finally:
+            client.close()
+        db = self.path("none.sqlite")
+        try:
+            rc, out = self.referee(db, *self.killer_seats(), "--cluster", address,
+                                   "--cluster-wait", "5", timeout=120)
+        except subprocess.TimeoutExpired as e:
+            self.fail("the coordinator waited for a worker forever: %s" % (e.output,))
+        self.assertIn("no live worker in the cluster %s for 5 s" % address, out)
+        start_worker(self, address, "--name", "fresh")
+        self.assert_stopped_and_resumable(rc, out, db, address, "(--cluster-wait)")
+
+    def test_a_game_that_keeps_killing_its_worker_stops_the_match(self):
+        # A local cluster's nanny restarts each killed worker: Dask gives a
+        # game up after 4 deaths (allowed-failures 3), and with
+        # --cluster-retries 0 the referee does not play it again.
+        db = self.path("retries.sqlite")
+        try:
+            rc, out = self.referee(db, *self.killer_seats(), "--cluster", "local:1",
+                                   "--cluster-retries", "0", "--cluster-wait", "60",
+                                   timeout=180)
+        except subprocess.TimeoutExpired as e:
+            self.fail("the coordinator never stopped: %s" % (e.output,))
+        self.assert_stopped_and_resumable(rc, out, db, "local:1",
+                                          "killed its worker every time it was played")
 
 
 class Book(Tmp):

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""The referee against hostile conditions (issue 27), end to end: SIGKILLs
-of the referee in the middle of its writes followed by `--resume`, and an
-engine that floods `info` lines. Standard library only; run by
+"""The referee against hostile conditions (issues 27 and 43), end to end:
+SIGKILLs of the referee in the middle of its writes followed by `--resume`,
+an engine that floods `info` lines, and links, FIFOs, sockets and folders
+where the referee writes its PGN, database, journals and lock. Standard library only; run by
 `cargo test --test tests hostile` (tests/hostile.rs) or alone:
 
     python3 scripts/test_hostile_referee.py
@@ -16,6 +17,7 @@ import random
 import re
 import shlex
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -222,6 +224,160 @@ class Sigkills(Tmp):
         if "nothing to resume" not in out:
             self.assertEqual(rc, 0, out)
         self.assert_pgn_holds_every_stored_game_once(self.GAMES)
+
+
+class Links(Tmp):
+    """Issue 43, item 6: `--pgnout` through a symbolic link appended to the
+    link's target; a FIFO there hung the referee before game 1 with no
+    message; a symlinked `--db` was followed. Every file the referee writes
+    (the PGN, the database, its -journal, -wal and -shm, its .lock) must be
+    a regular file or absent: anything else is refused in one line, exit
+    status 2, before a game is played, and nothing is written through it."""
+
+    def setUp(self):
+        super().setUp()
+        self.outside = os.path.join(self.dir.name, "outside.txt")
+        with open(self.outside, "w") as f:
+            f.write("not yours\n")
+
+    def assert_untouched(self):
+        with open(self.outside) as f:
+            self.assertEqual(f.read(), "not yours\n")
+
+    def assert_refused(self, path, what, *extra, resume=False):
+        args = ["--resume"] if resume else self.match_args(2)
+        # A FIFO hung the referee for good: the timeout turns that into
+        # a failure instead of a hang.
+        rc, out = self.referee(*(args + list(extra)), timeout=30)
+        self.assertEqual(rc, 2, out)
+        self.assertIn("%s is %s: refused" % (path, what), out)
+        self.assertNotIn("Finished game", out)
+        self.assertNotIn("Traceback", out)
+        self.assert_untouched()
+        return out
+
+    def special(self, path, kind):
+        if kind == "a symbolic link":
+            os.symlink(self.outside, path)
+        elif kind == "a dangling symbolic link":
+            os.symlink(os.path.join(self.dir.name, "nowhere"), path)
+        elif kind == "a FIFO":
+            os.mkfifo(path)
+        elif kind == "a folder":
+            os.mkdir(path)
+        elif kind == "a socket":
+            s = socket.socket(socket.AF_UNIX)
+            s.bind(path)
+            self.addCleanup(s.close)
+        return kind.replace("a dangling", "a")
+
+    KINDS = ("a symbolic link", "a dangling symbolic link", "a FIFO", "a folder", "a socket")
+
+    def clear(self, path):
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.rmdir(path)
+        elif os.path.lexists(path):
+            os.unlink(path)
+
+    def test_pgnout_must_be_a_regular_file(self):
+        for kind in self.KINDS:
+            with self.subTest(kind):
+                what = self.special(self.pgn, kind)
+                self.assert_refused(self.pgn, what)
+                self.assertFalse(os.path.exists(self.db), "nothing recorded")
+                self.clear(self.pgn)
+        self.assert_refused("/dev/null", "a device", "--pgnout", "/dev/null")
+
+    def test_database_and_its_files_must_be_regular_files(self):
+        for suffix in ("", "-journal", "-wal", "-shm", ".lock"):
+            for kind in self.KINDS:
+                with self.subTest(suffix=suffix, kind=kind):
+                    path = self.db + suffix
+                    what = self.special(path, kind)
+                    self.assert_refused(path, what)
+                    self.clear(path)
+                    self.assertFalse(os.path.exists(self.pgn) and os.path.getsize(self.pgn))
+        # meeple's own results database is refused the same way.
+        real = os.path.join(self.dir.name, "real.sqlite")
+        sqlite3.connect(real).close()
+        os.symlink(real, self.db)
+        self.assert_refused(self.db, "a symbolic link")
+        self.assertEqual(os.path.getsize(real), 0, "the link's target was not written")
+        for sub in ("leaderboard", "show"):
+            p = subprocess.run([sys.executable, REFEREE, sub] + (["1"] if sub == "show" else [])
+                               + ["--db", self.db], capture_output=True, text=True, timeout=30)
+            self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+            self.assertIn("%s is a symbolic link: refused" % self.db, p.stderr)
+
+    def test_a_resumed_match_checks_its_files_again(self):
+        rc, out = self.referee(*self.match_args(4, "--max-plies", "2"))
+        self.assertEqual(rc, 0, out)
+        conn = sqlite3.connect(self.db)
+        conn.execute("UPDATE tournaments SET finished = 0")
+        conn.execute("DELETE FROM moves WHERE game_id IN (SELECT id FROM games WHERE game_index >= 2)")
+        conn.execute("DELETE FROM games WHERE game_index >= 2")
+        conn.commit()
+        conn.close()
+        with open(self.pgn, "rb") as f:
+            whole = f.read()
+        with open(self.pgn + ".old", "wb") as f:
+            f.write(whole[:record_starts(whole)[2]])
+        os.unlink(self.pgn)
+        os.symlink(self.outside, self.pgn)  # the config's --pgnout
+        self.assert_refused(self.pgn, "a symbolic link", resume=True)
+        os.unlink(self.pgn)
+        os.mkfifo(self.pgn)
+        self.assert_refused(self.pgn, "a FIFO", resume=True)
+        os.unlink(self.pgn)
+        os.rename(self.pgn + ".old", self.pgn)
+        os.symlink(self.outside, self.db + "-journal")
+        self.assert_refused(self.db + "-journal", "a symbolic link", resume=True)
+        os.unlink(self.db + "-journal")
+        rc, out = self.referee("--resume")
+        self.assertEqual(rc, 0, out)
+        self.assert_pgn_holds_every_stored_game_once(4)
+
+    def test_a_link_planted_during_the_match_stops_it(self):
+        # Game 1 ends, then the PGN becomes a link (or a journal link is
+        # planted) while game 2 is played: its write is refused, the match
+        # stops (exit 2) and resumes once the link is gone.
+        for victim in (self.pgn, self.db + "-journal"):
+            with self.subTest(victim):
+                for f in (self.db, self.pgn):
+                    if os.path.exists(f):
+                        os.unlink(f)
+                cmd = self.command("--engine", "name=A", "cmd=" + fake("--seed", "5"),
+                                   "--engine", "name=B", "cmd=" + fake("--mode", "slow",
+                                                                      "--delay", "0.3"),
+                                   "--games", "4", "--st", "2", "--rating-interval", "0",
+                                   "--max-plies", "6", "--pgnout", self.pgn)
+                p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     text=True)
+                log = []
+                for line in p.stdout:
+                    log.append(line)
+                    if line.startswith("Finished game 1 "):
+                        if victim == self.pgn:
+                            os.rename(self.pgn, self.pgn + ".old")
+                        os.symlink(self.outside, victim)
+                        break
+                try:
+                    out = "".join(log) + p.communicate(timeout=60)[0]
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.communicate()
+                    self.fail("the referee hung: %s" % "".join(log))
+                self.assertEqual(p.returncode, 2, out)
+                self.assertIn("%s is a symbolic link: refused" % victim, out)
+                self.assertNotIn("Traceback", out)
+                self.assertNotIn("Finished game 4", out)
+                self.assert_untouched()
+                os.unlink(victim)
+                if victim == self.pgn:
+                    os.rename(self.pgn + ".old", self.pgn)
+                rc, out = self.referee("--resume")
+                self.assertEqual(rc, 0, out)
+                self.assert_pgn_holds_every_stored_game_once(4)
 
 
 def max_rss_kb(cmd, timeout=120):

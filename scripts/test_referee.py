@@ -779,10 +779,6 @@ class RealEngine(Tmp):
 
     def test_mastermind_rounds(self):
         bin_ = shlex.quote(os.environ["MEEPLE_BIN"])
-        info = subprocess.run([os.environ["MEEPLE_BIN"]], input="", capture_output=True,
-                              text=True, timeout=30).stdout
-        if "Mastermind" not in info:
-            self.skipTest("this meeple has no Mastermind yet")
         rc, out = self.referee("--game", "Mastermind", "--engine", "name=knuth", "cmd=" + bin_,
                                "option.Strategy=knuth", "--engine", "name=maker", "cmd=" + bin_,
                                "option.Strategy=random", "option.Codemaker=adversarial",
@@ -804,6 +800,28 @@ class RealEngine(Tmp):
             guesses = sum(1 for m in gs.moves if not m.startswith("Secret=")) // 2
             self.assertEqual((p1, p2), (0, guesses + (gs.state != "BreakerWins")))
         self.assertIn("Points: knuth %d, maker %d" % (rows[1][4], rows[0][4]), out)
+
+    def test_forfeited_rounds_score_by_the_arbiter_s_rule(self):
+        """A round lost before the rules end it scores as the game says in
+        `board json`'s `forfeit`: the codebreaker's forfeit leaves the code
+        unbroken after all the rows (rows + 1 = 11, not the rows used + 1),
+        the codemaker's scores the guesses made (not 0)."""
+        bin_ = shlex.quote(os.environ["MEEPLE_BIN"])
+        rc, out = self.referee("--game", "Mastermind", "--engine", "name=crash",
+                               "cmd=" + fake("--mode", "crash"), "--engine", "name=meeple",
+                               "cmd=" + bin_, "--rounds", "2", "--st", "5", "--recover",
+                               arbiter=bin_)
+        self.assertEqual(rc, 0, out)
+        rows = sqlite3.connect(self.db).execute(
+            "SELECT first_player, reason, winner, first_points, second_points FROM games"
+            " ORDER BY game_index").fetchall()
+        # Round 1: crash breaks and crashes at once; meeple keeps the code.
+        self.assertEqual(rows[0], ("crash", "crash", "meeple", 0, 11), out)
+        # Round 2: meeple breaks; crash, codemaker, fails on the first guess.
+        self.assertEqual(rows[1][0], "meeple", out)
+        self.assertNotEqual(rows[1][1], "rules", out)
+        self.assertEqual(rows[1][2:], ("meeple", 0, 1), out)
+        self.assertIn("Points: crash 1, meeple 11", out)
 
     def test_one_token_moves_over_uci_and_ugi(self):
         """`_` is Hive's space but Mastermind's blank: both end by the rules."""

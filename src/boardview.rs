@@ -84,6 +84,13 @@ pub struct BoardView {
     /// Scores per side where the game has them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scores: Option<[i64; 2]>,
+    /// Where the game keeps a score, while it is not over: the scores per
+    /// side if a side forfeits now (loses on time, resigns, abandons):
+    /// `forfeit[s]` if side `s` forfeits. The one place the rule for a
+    /// game that the rules did not end lives, so that every client scores
+    /// it alike.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<[[i64; 2]; 2]>,
     /// A line for people (`Breaker to guess`, the secret once known).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub caption: String,
@@ -101,6 +108,7 @@ impl BoardView {
             hands: [Vec::new(), Vec::new()],
             marks: Vec::new(),
             scores: None,
+            forfeit: None,
             caption: String::new(),
             text,
         }

@@ -6,6 +6,8 @@
 //! engine, with `hint`, `undo`, `save` and `load`, a Mastermind feedback
 //! refused for contradicting a row, and Ctrl-C during a search and at the
 //! prompt; then the leaderboard has the games under the names given.
+//! SIGTERM, SIGHUP and SIGQUIT at the prompt and during a search end the
+//! program by that signal with the terminal's settings given back.
 //!
 //! The tests keep their own copy of each game (through the library's
 //! registry) to choose legal moves, and read the engine's moves from what
@@ -13,8 +15,8 @@
 
 use std::fs::File;
 use std::io::{Read, Write};
-use std::os::fd::{FromRawFd, OwnedFd};
-use std::os::unix::process::CommandExt;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
@@ -42,6 +44,9 @@ struct Pty {
     at: usize,
     strip: Strip,
     data_dir: PathBuf,
+    /// The terminal's side, kept open so that its settings outlive the
+    /// program (a pseudo-terminal's are reset when its last user closes it).
+    slave: OwnedFd,
 }
 
 /// Removes escape sequences from a stream of bytes.
@@ -104,14 +109,17 @@ impl Pty {
             .env("TERM", "xterm")
             .stdin(Stdio::from(slave.try_clone().unwrap()))
             .stdout(Stdio::from(slave.try_clone().unwrap()))
-            .stderr(Stdio::from(slave));
+            .stderr(Stdio::from(slave.try_clone().unwrap()));
         // SAFETY: only async-signal-safe calls between fork and exec: a new
-        // session whose controlling terminal is the pseudo-terminal.
+        // session whose controlling terminal is the pseudo-terminal, and no
+        // core file (a test ends the program by SIGQUIT).
         unsafe {
             cmd.pre_exec(|| {
                 if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
                     return Err(std::io::Error::last_os_error());
                 }
+                let none = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+                libc::setrlimit(libc::RLIMIT_CORE, &none);
                 Ok(())
             });
         }
@@ -138,7 +146,56 @@ impl Pty {
                 }
             }
         });
-        Pty { master, child, chunks: rx, shown: String::new(), at: 0, strip: Strip::default(), data_dir }
+        Pty {
+            master,
+            child,
+            chunks: rx,
+            shown: String::new(),
+            at: 0,
+            strip: Strip::default(),
+            data_dir,
+            slave,
+        }
+    }
+
+    /// The terminal's local modes (ECHO, ICANON, ISIG, NOFLSH, ...).
+    fn lflag(&self) -> libc::tcflag_t {
+        // SAFETY: tcgetattr fills the termios.
+        unsafe {
+            let mut t: libc::termios = std::mem::zeroed();
+            assert_eq!(libc::tcgetattr(self.slave.as_raw_fd(), &mut t), 0);
+            t.c_lflag
+        }
+    }
+
+    /// Waits until the terminal's local modes satisfy `ok` (the program
+    /// sets them in its own time).
+    fn wait_modes(&self, what: &str, ok: impl Fn(libc::tcflag_t) -> bool) {
+        let deadline = Instant::now() + SAFETY;
+        while !ok(self.lflag()) {
+            assert!(Instant::now() < deadline, "the terminal never became {what}: {:#o}", self.lflag());
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Waits for the program's end; its exit status.
+    fn wait_exit(&mut self) -> std::process::ExitStatus {
+        let deadline = Instant::now() + SAFETY;
+        loop {
+            while let Ok(bytes) = self.chunks.try_recv() {
+                self.strip.feed(&bytes, &mut self.shown);
+            }
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "meeple play did not end:\n{}", self.shown);
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn signal(&self, sig: i32) {
+        // SAFETY: kill of our own child, by its pid.
+        assert_eq!(unsafe { libc::kill(self.child.id() as i32, sig) }, 0);
     }
 
     fn send(&mut self, bytes: &[u8]) {
@@ -493,4 +550,150 @@ fn hotseat_to_a_win_and_watching_the_engine() {
     assert!(g.is_over(), "{end}");
     assert!(end.contains("Game over: "), "{end}");
     assert!(!end.contains("Recorded in"), "{end}");
+}
+
+/// ECHO, ICANON and ISIG: a terminal where typing shows, lines can be
+/// edited and Ctrl-C is a signal.
+const COOKED: libc::tcflag_t = libc::ECHO | libc::ICANON | libc::ISIG;
+
+/// Issue 43, item 8: SIGTERM or SIGHUP at the prompt left the terminal in
+/// the line editor's raw mode (no echo, no line editing, no Ctrl-C) with
+/// NOFLSH set. Each signal that ends the program, at the prompt (raw mode)
+/// and while the engine thinks (NOFLSH), now gives the terminal back as
+/// the program found it (a new pseudo-terminal: ECHO, ICANON, ISIG on,
+/// NOFLSH off), and the program still ends by that signal.
+#[test]
+fn a_signal_that_ends_the_game_gives_the_terminal_back() {
+    for (sig, at_prompt) in [
+        (libc::SIGTERM, true),
+        (libc::SIGHUP, true),
+        (libc::SIGQUIT, true),
+        (libc::SIGTERM, false),
+        (libc::SIGHUP, false),
+    ] {
+        let mut p = if at_prompt {
+            Pty::spawn("signal", &["Connect4", "--name", "Tess", "--no-record"])
+        } else {
+            Pty::spawn("signal", &["Base", "--second", "--time", "60", "--name", "Tess", "--no-record"])
+        };
+        if at_prompt {
+            p.expect("Tess (Red) > ");
+            p.wait_modes("raw", |f| f & COOKED == 0);
+        } else {
+            p.expect("thinks");
+            p.wait_modes("NOFLSH", |f| f & libc::NOFLSH != 0);
+        }
+        p.signal(sig);
+        let status = p.wait_exit();
+        assert_eq!(status.signal(), Some(sig), "signal {sig}: {status}");
+        assert_eq!(
+            p.lflag() & (COOKED | libc::NOFLSH),
+            COOKED,
+            "signal {sig} (at the prompt: {at_prompt}): ECHO, ICANON, ISIG on and NOFLSH off"
+        );
+    }
+}
+
+/// SIGINT never ends the game by a signal: one sent at the prompt does not
+/// end it, Ctrl-C twice leaves the game the ordinary way, and the terminal
+/// is given back.
+#[test]
+fn sigint_at_the_prompt_does_not_end_the_game_by_a_signal() {
+    let mut p = Pty::spawn("sigint", &["Connect4", "--name", "Tess", "--no-record"]);
+    p.expect("Tess (Red) > ");
+    p.wait_modes("raw", |f| f & COOKED == 0);
+    p.signal(libc::SIGINT);
+    p.send(b"\x03");
+    p.expect("Press Ctrl-C again to leave the game, or type quit.");
+    p.send(b"\x03");
+    let status = p.wait_exit();
+    assert!(status.success(), "{status}");
+    assert_eq!(p.lflag() & (COOKED | libc::NOFLSH), COOKED);
+}
+
+/// Points of seat 1 (the person) and seat 2, and the ending, as stored.
+type Stored = (u32, u32, String);
+
+/// Each round of the match in `data_dir`, and the match's totals, as
+/// stored.
+fn stored_match(data_dir: &Path) -> (Vec<Stored>, Stored) {
+    let db = rusqlite::Connection::open_with_flags(
+        data_dir.join("results.sqlite"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .unwrap();
+    let rounds = db
+        .prepare(
+            "SELECT a.points, b.points, g.ending FROM game g
+               JOIN game_seat a ON a.game_id = g.id AND a.seat = 1
+               JOIN game_seat b ON b.game_id = g.id AND b.seat = 2
+              WHERE g.match_id IS NOT NULL ORDER BY g.round",
+        )
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    let total = db
+        .query_row(
+            "SELECT a.points, b.points, m.ending FROM matches m
+               JOIN match_seat a ON a.match_id = m.id AND a.seat = 1
+               JOIN match_seat b ON b.match_id = m.id AND b.seat = 2",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    (rounds, total)
+}
+
+/// Issue 43, item 1: a round resigned before the rules ended it was
+/// stored 0-0. It scores by the game's rule for a forfeit, the same in
+/// what is said and what is stored: the breaker who resigns leaves the code
+/// unbroken after every row (the maker scores rows + 1 = 11, not the 3
+/// rows used + 1), the maker who resigns scores the guesses made.
+#[test]
+fn a_resigned_mastermind_round_scores_as_forfeited() {
+    // Tess breaks; the engine answers adversarially, so two guesses
+    // cannot break the code.
+    let mut p = Pty::spawn(
+        "mm-resign-breaker",
+        &["Mastermind", "--rounds", "2", "--name", "Tess", "--set", "Codemaker=adversarial"],
+    );
+    for guess in ["1122", "3344"] {
+        p.expect("Tess (Breaker) > ");
+        p.line(guess);
+    }
+    p.expect("Tess (Breaker) > ");
+    p.line("resign");
+    let end = p.finish();
+    assert!(
+        end.contains("Round 1: Breaker resigned. Points this round: Tess 0, meeple (entropy) 11."),
+        "{end}"
+    );
+    assert!(
+        end.contains(
+            "Tess resigned the match: meeple (entropy) wins it. Points: Tess 0, meeple (entropy) 11."
+        )
+    );
+    assert_eq!(
+        stored_match(&p.data_dir),
+        (vec![(0, 11, "resignation".to_string())], (0, 11, "resignation".to_string()))
+    );
+
+    // Tess keeps the code and resigns when the engine's second guess
+    // waits for its feedback: two guesses made, Tess scores 2.
+    let mut p = Pty::spawn("mm-resign-maker", &["Mastermind", "--rounds", "2", "--second", "--name", "Tess"]);
+    let text = p.expect("Tess (Maker) > ");
+    let guess = engine_moves(&text, "entropy").last().unwrap().clone();
+    let (b, w) = pegs(&guess, SECRET);
+    p.line(&format!("{b}B{w}W"));
+    let (i, text) = p.expect_any(&["Tess (Maker) > ", "Round 1:"]);
+    assert_eq!(i, 0, "broken at once? {text}");
+    p.line("resign");
+    let end = p.finish();
+    assert!(end.contains("Round 1: Maker resigned. Points this round: Tess 2, meeple (entropy) 0."), "{end}");
+    assert_eq!(
+        stored_match(&p.data_dir),
+        (vec![(2, 0, "resignation".to_string())], (2, 0, "resignation".to_string()))
+    );
 }

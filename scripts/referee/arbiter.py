@@ -5,6 +5,7 @@ move from the Turn field, the end and the winner from the GameState), so it
 knows no game's rules itself.
 """
 
+import json
 import os
 import shlex
 import sys
@@ -98,6 +99,24 @@ class Arbiter:
         if first_error(out) or not out:
             return []
         return [m for m in out[-1].split(";") if m.strip()]
+
+    def forfeit(self):
+        """The game's own scores if a side forfeits now: `forfeit` of the
+        arbiter's `board json` ([[by side if side 0 forfeits], [.. side
+        1]]), or None (a game without a score, a finished game, or an
+        arbiter that does not give it)."""
+        out = self._command("board json")
+        if first_error(out) or not out:
+            return None
+        try:
+            value = json.loads(out[-1]).get("forfeit")
+        except (ValueError, AttributeError):
+            return None
+        ok = (isinstance(value, list) and len(value) == 2
+              and all(isinstance(r, list) and len(r) == 2
+                      and all(isinstance(p, int) and not isinstance(p, bool) for p in r)
+                      for r in value))
+        return value if ok else None
 
     def show(self):
         return "\n".join(self._command("show"))

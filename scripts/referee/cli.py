@@ -15,12 +15,14 @@ import sys
 from .adjudication import parse_rule
 from .arbiter import Arbiter, default_arbiter
 from .clocks import DEFAULT_TIMEMARGIN, parse_count, parse_seconds, parse_tc
+from .cluster import DEFAULT_RETRIES as CLUSTER_RETRIES, DEFAULT_WAIT as CLUSTER_WAIT
 from .errors import RefereeError, UsageError
 from .game import now_text
 from .gamestring import is_mastermind
 from .match import Match, Plan, Settings, pairings_for
 from .openings import draw_secrets, make_openings, parse_openings_arg
 from .rating import SPRT_MODELS, fit_ratings
+from . import safefile
 from .seats import SeatSpec, check_engine_seats
 from .store import DEFAULT_DB_WAIT, TournamentLock, open_db, precheck, with_retry
 
@@ -168,6 +170,14 @@ def match_parser():
                     help="play the games on a Dask cluster: a scheduler's address "
                          "(tcp://HOST:8786) or local:N (N worker processes here); needs "
                          "dask[distributed] (scripts/requirements-cluster.txt)")
+    ap.add_argument("--cluster-retries", type=count("--cluster-retries", 0),
+                    default=CLUSTER_RETRIES, metavar="N",
+                    help="with --cluster: times a game whose worker kept dying is played again "
+                         "before the match stops (default %d)" % CLUSTER_RETRIES)
+    ap.add_argument("--cluster-wait", type=seconds("--cluster-wait"), default=CLUSTER_WAIT,
+                    metavar="SEC",
+                    help="with --cluster: the longest time without a live worker before the "
+                         "match stops (default %g)" % CLUSTER_WAIT)
     return ap
 
 
@@ -238,11 +248,7 @@ def new_config(args):
     except ValueError as e:
         raise UsageError(str(e))
     if args.pgnout:
-        try:
-            with open(args.pgnout, "a", encoding="utf-8"):
-                pass
-        except OSError as e:
-            raise UsageError("cannot write --pgnout %s: %s" % (args.pgnout, e.strerror))
+        check_pgnout(args.pgnout)
     return {"seats": [s.to_json() for s in specs], "game_type": args.game, "games": games,
             "pairings": pairings_for(args.tournament, len(specs)),
             "tournament": args.tournament,
@@ -254,6 +260,18 @@ def new_config(args):
             "arbiter_options": key_values(args.arbiter_option, "--arbiter-option"),
             "pgnout": args.pgnout, "openings_spec": openings,
             "random_plies": args.random_plies}
+
+
+def check_pgnout(path):
+    """Refuses (UsageError) a `--pgnout` that cannot be appended to: a
+    link, a FIFO, a socket, a device, a folder, or not writable. The file
+    is created (empty) if missing."""
+    try:
+        safefile.open_append(path).close()
+    except safefile.NotRegular as e:
+        raise UsageError("cannot write --pgnout: %s" % e.strerror)
+    except OSError as e:
+        raise UsageError("cannot write --pgnout %s: %s" % (path, e.strerror or e))
 
 
 def cmd_match(argv, out=sys.stdout):
@@ -274,7 +292,8 @@ def cmd_match(argv, out=sys.stdout):
 def _connect(args, out, cluster):
     if args.cluster and not cluster:
         from .cluster import Cluster
-        cluster.append(Cluster(args.cluster, out=out))
+        cluster.append(Cluster(args.cluster, out=out, retries=args.cluster_retries,
+                               wait=args.cluster_wait))
     return cluster[0] if cluster else None
 
 
@@ -296,6 +315,8 @@ def _cmd_match(args, out, cluster):
             print("nothing to resume in %s" % args.db, file=sys.stderr)
             return 1
         tid, config = row[0], json.loads(row[1])
+        if args.pgnout or config.get("pgnout"):
+            check_pgnout(args.pgnout or config.get("pgnout"))
         lock = TournamentLock(args.db, tid)
         print("Resuming tournament %d" % tid, file=out, flush=True)
     else:

@@ -8,7 +8,14 @@ each game index once. Tasks are submitted a window at a time (twice the
 cluster's threads), so that an SPRT decision or an error stops new
 submissions and cancels the queued ones. A worker lost in a game makes
 Dask run the task again on another worker; a task that kept killing its
-workers is submitted again (up to RETRIES times) before the match stops.
+workers (Dask gives it up as `KilledWorker` once its worker died
+`distributed.scheduler.allowed-failures` + 1 times, 4 by default) is
+submitted again up to `--cluster-retries` times (default 1), then the match
+stops. The coordinator never waits on the cluster without watching it: a
+cluster with no live worker for `--cluster-wait` seconds (default 120: at
+the start, or after the last worker died) stops the match too. Either way
+the games stored are kept and the tournament stays unfinished, so
+`--resume` goes on with it.
 
 `ADDRESS` is a scheduler's address (`tcp://HOST:8786`, started with
 `dask scheduler`) or `local:N`, a cluster of N worker processes (one game
@@ -25,6 +32,7 @@ import logging
 import os
 import sys
 import tempfile
+import time
 import uuid
 import zipfile
 
@@ -33,7 +41,10 @@ from .seats import EngineSeat
 from . import worker
 
 REQUIREMENTS = "scripts/requirements-cluster.txt"
-RETRIES = 3
+DEFAULT_RETRIES = 1
+DEFAULT_WAIT = 120.0
+POLL = 0.1  # seconds between looks at the games in flight
+WATCH = 1.0  # seconds between looks at the cluster's workers
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -73,10 +84,69 @@ def package_zip(directory):
     return path
 
 
-class Cluster:
-    """A connection to a Dask cluster (or a local one it starts)."""
+class NoWorker(RefereeError):
+    """The cluster had no live worker for longer than its wait."""
 
-    def __init__(self, address, out=None, connect_timeout=30):
+
+class WorkerWatch:
+    """The cluster's live workers, looked at every WATCH seconds while the
+    coordinator waits: how many left (died, or were lost) since the
+    watch began, and since when none is there. `poll` raises NoWorker once
+    there was none for `wait` seconds, and says when the last one left."""
+
+    def __init__(self, cluster, wait, what):
+        self.cluster = cluster
+        self.wait = wait
+        self.what = what
+        self.seen = None
+        self.lost = 0
+        self.none_since = None
+        self.last = None
+
+    def poll(self, force=False):
+        now = time.monotonic()
+        if not force and self.last is not None and now - self.last < WATCH:
+            return
+        self.last = now
+        workers = self.cluster.workers()
+        if self.seen is not None:
+            self.lost += len(self.seen - workers)
+        self.seen = workers
+        if workers:
+            self.none_since = None
+            return
+        if self.none_since is None:
+            self.none_since = now
+            self.cluster.say("no live worker in the cluster %s%s: waiting up to %g s for one "
+                             "(--cluster-wait)" % (self.cluster.address, self.lost_text(),
+                                                   self.wait))
+        elif now - self.none_since >= self.wait:
+            raise NoWorker("no live worker in the cluster %s for %g s (--cluster-wait) %s%s; "
+                           "the games stored are kept: continue with --resume once the "
+                           "cluster has workers"
+                           % (self.cluster.address, self.wait,
+                              self.what() if callable(self.what) else self.what,
+                              self.lost_text(hint=True)))
+
+    def lost_text(self, hint=False):
+        if not self.lost:
+            return ""
+        return " (%d worker%s lost since the match began%s)" % (
+            self.lost, "" if self.lost == 1 else "s",
+            ": an engine that kills its worker?" if hint else "")
+
+
+class Cluster:
+    """A connection to a Dask cluster (or a local one it starts).
+
+    retries: how many times a game Dask gave up on (its worker died in it
+    too often) or lost is submitted again before the match stops; wait: the
+    longest time without a live worker (seconds)."""
+
+    def __init__(self, address, out=None, connect_timeout=30, retries=DEFAULT_RETRIES,
+                 wait=DEFAULT_WAIT):
+        self.retries = retries
+        self.wait = wait
         kind, where = parse_address(address)
         distributed = import_distributed()
         self.distributed = distributed
@@ -103,21 +173,45 @@ class Cluster:
             raise RefereeError("cannot send the referee package to the cluster %s: %s"
                                % (address, e))
 
-    def threads(self):
+    def say(self, line):
+        if self.out:
+            print(line, file=self.out, flush=True)
+
+    def _info(self):
         try:
-            info = self.client.scheduler_info()
-            return sum(w.get("nthreads", 1) for w in info.get("workers", {}).values())
-        except Exception:  # noqa: BLE001 - a count for the window only
-            return 0
+            return self.client.scheduler_info().get("workers", {})
+        except Exception:  # noqa: BLE001 - an unreachable scheduler has no workers
+            return {}
+
+    def threads(self):
+        return sum(w.get("nthreads", 1) for w in self._info().values())
+
+    def workers(self):
+        """The addresses of the live workers."""
+        return set(self._info())
 
     def wait_for_workers(self, timeout=None):
         """Blocks until one worker is there (a remote cluster may have none
-        yet); says so while waiting."""
+        yet), saying so while waiting; NoWorker after `timeout` seconds
+        (default: the cluster's wait) without one."""
         if self.threads():
             return
-        if self.out:
-            print("waiting for a worker of %s" % self.address, file=self.out, flush=True)
-        self.client.wait_for_workers(1, timeout=timeout)
+        wait = self.wait if timeout is None else timeout
+        self.say("waiting for a worker of %s (up to %g s, --cluster-wait)" % (self.address, wait))
+        try:
+            self.client.wait_for_workers(1, timeout=wait)
+        except Exception as e:  # noqa: BLE001 - TimeoutError, or a scheduler gone
+            raise NoWorker("no worker joined the cluster %s in %g s (--cluster-wait): %s"
+                           % (self.address, wait, type(e).__name__))
+
+    def result(self, fut, what):
+        """fut.result(), watching the workers while it is computed:
+        NoWorker if none is there for the cluster's wait."""
+        watch = WorkerWatch(self, self.wait, what)
+        while not fut.done():
+            watch.poll()
+            time.sleep(POLL)
+        return fut.result()
 
     def check_seats(self, plan, settings):
         """Starts each engine seat once on a worker (RefereeError if one
@@ -125,11 +219,14 @@ class Cluster:
         self.wait_for_workers()
         fut = self.client.submit(worker.check_seats, plan, settings, pure=False)
         try:
-            return fut.result()
+            return self.result(fut, "while the engines were checked")
         except RefereeError:
             raise
         except Exception as e:  # noqa: BLE001
             raise RefereeError("checking the engines on the cluster: %s" % e)
+        finally:
+            if not fut.done():
+                self.client.cancel([fut])
 
     def play(self, match, todo):
         """Plays the games `todo` of `match` on the cluster; returns when
@@ -161,49 +258,78 @@ class Cluster:
                                          key="game-%s-%d-%d" % (token, index, tries[index]))
                 running[fut] = index
                 done.add(fut)
-        if todo:
-            self.wait_for_workers()
-        submit_more()
-        try:
-            for fut in done:
-                index = running.pop(fut, None)
-                if index is None or match.stop.is_set():
-                    continue
-                if fut.status == "error":
-                    exc = fut.exception()
-                    if isinstance(exc, d.KilledWorker) and tries[index] <= RETRIES:
-                        queue.appendleft(index)
-                    elif isinstance(exc, RefereeError):
-                        match.fail(exc)
-                    else:
-                        match.fail(RefereeError("game %d failed on the cluster: %s: %s"
-                                                % (index + 1, type(exc).__name__, exc)))
-                elif fut.status == "finished":
-                    try:
-                        record = fut.result()
-                    except Exception as e:  # noqa: BLE001
-                        match.fail(RefereeError("game %d: %s" % (index + 1, e)))
-                    else:
-                        record.pop("worker_pid", None)
-                        match.game_done(index, seats_of(index), record)
-                elif tries[index] <= RETRIES:
-                    # "lost": the game finished, but the worker holding its
-                    # record died before it was read (the status changes
-                    # after `as_completed` gave the future); "cancelled": the
-                    # scheduler forgot the task. Played again, as a killed
-                    # worker's game is.
-                    logging.getLogger(__name__).warning(
-                        "game %d came back %s from the cluster; submitting it again",
-                        index + 1, fut.status)
+
+        def left():
+            n = len(queue) + len(running)
+            return "with %d game%s left to play" % (n, "" if n == 1 else "s")
+        watch = WorkerWatch(self, self.wait, left)
+
+        def handle(fut):
+            index = running.pop(fut, None)
+            if index is None or match.stop.is_set():
+                return
+            if fut.status == "error":
+                exc = fut.exception()
+                if isinstance(exc, d.KilledWorker) and tries[index] <= self.retries:
+                    self.say("game %d: its worker died each time it was played; playing it "
+                             "again (%d of %d, --cluster-retries)"
+                             % (index + 1, tries[index], self.retries))
                     queue.appendleft(index)
+                elif isinstance(exc, d.KilledWorker):
+                    match.fail(RefereeError(
+                        "game %d killed its worker every time it was played on the cluster "
+                        "(Dask gave it up %d time%s, --cluster-retries %d)%s: an engine that "
+                        "kills its worker, or a worker machine that cannot play it? The games "
+                        "stored are kept: continue with --resume"
+                        % (index + 1, tries[index], "" if tries[index] == 1 else "s",
+                           self.retries, watch.lost_text())))
+                elif isinstance(exc, RefereeError):
+                    match.fail(exc)
                 else:
-                    match.fail(RefereeError("game %d came back %s from the cluster %d times"
-                                            % (index + 1, fut.status, tries[index])))
-                if match.stop.is_set():
-                    break
+                    match.fail(RefereeError("game %d failed on the cluster: %s: %s"
+                                            % (index + 1, type(exc).__name__, exc)))
+            elif fut.status == "finished":
+                try:
+                    record = fut.result()
+                except Exception as e:  # noqa: BLE001
+                    match.fail(RefereeError("game %d: %s" % (index + 1, e)))
+                else:
+                    record.pop("worker_pid", None)
+                    match.game_done(index, seats_of(index), record)
+            elif tries[index] <= self.retries:
+                # "lost": the game finished, but the worker holding its
+                # record died before it was read (the status changes after
+                # `as_completed` gave the future); "cancelled": the
+                # scheduler forgot the task. Played again, as a killed
+                # worker's game is.
+                logging.getLogger(__name__).warning(
+                    "game %d came back %s from the cluster; submitting it again",
+                    index + 1, fut.status)
+                queue.appendleft(index)
+            else:
+                match.fail(RefereeError("game %d came back %s from the cluster %d times"
+                                        % (index + 1, fut.status, tries[index])))
+
+        try:
+            if todo:
+                self.wait_for_workers()
+            submit_more()
+            # Never a blocking wait on the cluster: the games that came back
+            # are taken as they come, and between them the workers are
+            # watched (a cluster left without any stops the match).
+            while (running or queue) and not match.stop.is_set():
+                batch = done.next_batch(block=False)
+                if not batch:
+                    watch.poll()
+                    time.sleep(POLL)
+                    continue
+                for fut in batch:
+                    handle(fut)
+                    if match.stop.is_set():
+                        break
                 submit_more()
-                if not running and not queue:
-                    break
+        except NoWorker as e:
+            match.fail(e)
         finally:
             pending = list(running)
             if pending:

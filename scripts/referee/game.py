@@ -169,7 +169,12 @@ def play_game(arbiter, seats, limits, first_seat, opening, settings, aborted=lam
             if s.is_person:
                 s.game_over("\n%s\nFinal: %s" % (board, gs.text))
     if is_mastermind(gs.game_type):
-        record["points"] = mastermind_points(record, first_seat, ply)
+        # A round lost before the rules ended it is scored by the game's
+        # own rule for a forfeit (the arbiter holds the position it was
+        # lost in: a late or illegal move is not played there).
+        forfeit = (arbiter.forfeit()
+                   if record["reason"] != "rules" and record["winner"] is not None else None)
+        record["points"] = mastermind_points(record, first_seat, ply, forfeit)
         if not secret:
             secret = gs.extras.get("Secret")
             record["secret"] = secret
@@ -179,15 +184,25 @@ def play_game(arbiter, seats, limits, first_seat, opening, settings, aborted=lam
     return record
 
 
-def mastermind_points(record, breaker_seat, plies):
+def mastermind_points(record, breaker_seat, plies, forfeit=None):
     """Points of the two seats in a Mastermind round. The codebreaker moves
     first (a guess), the codemaker answers (a feedback). The codemaker scores
-    one point per guess plus one if the code is not broken. A codemaker that
-    loses by forfeit scores 0; a codebreaker's forfeit counts as not broken."""
+    one point per guess plus one if the code is not broken. A round a seat
+    lost before the rules ended it (time, crash, illegal move, resignation)
+    is scored by `forfeit`, the arbiter's `board json` rule (protocol.md
+    section 11: a codebreaker's forfeit leaves the code unbroken after all
+    the rows, rows + 1; a codemaker's scores the guesses made). Without it
+    (an arbiter that does not give it), the older rule: a codemaker that
+    forfeits scores 0, a codebreaker's forfeit counts as not broken after
+    the guesses made."""
     maker = 1 - breaker_seat
     guesses = (plies + 1) // 2
     points = [0, 0]
-    if record["reason"] != "rules" and record["winner"] == breaker_seat:
+    if forfeit is not None and record["reason"] != "rules" and record["winner"] is not None:
+        loser = 1 - record["winner"]
+        by_side = forfeit[0 if loser == breaker_seat else 1]
+        points[breaker_seat], points[maker] = by_side[0], by_side[1]
+    elif record["reason"] != "rules" and record["winner"] == breaker_seat:
         points[maker] = 0
     else:
         broken = record["reason"] == "rules" and record["winner"] == breaker_seat

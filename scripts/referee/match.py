@@ -10,7 +10,6 @@ pairing g % P, P pairings) so that the ratings grow evenly.
 """
 
 import math
-import os
 import queue
 import socket
 import sys
@@ -25,7 +24,7 @@ from .clocks import Limits
 from .rating import pentanomial, rating_lines, sprt_state, table_lines
 from .seats import EngineSeat, PersonSeat, SeatSpec
 from .store import result_text, store_game, with_retry
-from . import pgn
+from . import pgn, safefile
 
 
 class Settings:
@@ -404,8 +403,10 @@ class Match:
     def _append_pgn(self, texts):
         path = self.settings.pgnout
         try:
-            with open(path, "ab") as f:
+            with safefile.open_append(path) as f:
                 f.write("".join(texts).encode("utf-8"))
+        except safefile.NotRegular as e:
+            raise RefereeError("cannot write --pgnout: %s" % e.strerror)
         except OSError as e:
             raise RefereeError("cannot write %s: %s" % (path, e.strerror))
 
@@ -425,10 +426,12 @@ class Match:
             return
         expected = [(r[0], self._pgn_text(r).encode("utf-8")) for r in rows]
         try:
-            with open(path, "rb") as f:
+            with safefile.open_read(path) as f:
                 data = f.read()
         except FileNotFoundError:
             data = b""
+        except safefile.NotRegular as e:
+            raise RefereeError("cannot write --pgnout: %s" % e.strerror)
         except OSError as e:
             raise RefereeError("cannot read %s: %s" % (path, e.strerror))
         starts = pgn.record_starts(data)
@@ -436,7 +439,7 @@ class Match:
         texts = {text for _, text in expected}
         if records and records[-1] not in texts and any(t.startswith(records[-1]) for t in texts):
             try:
-                os.truncate(path, starts[-1])
+                safefile.truncate(path, starts[-1])
             except OSError as e:
                 raise RefereeError("cannot repair %s: %s" % (path, e.strerror))
             records.pop()

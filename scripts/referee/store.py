@@ -3,7 +3,10 @@
 Games are numbered per tournament from 1 (`game_index` + 1), the number the
 log prints and `show` takes. Every game is written in one transaction when
 it ends; a database locked by another process is waited for (`--db-wait`
-seconds) and then reported.
+seconds) and then reported. The database, its journal files and the lock
+file are written only as regular files (safefile.py): a link or a FIFO
+there is refused before anything is played, and checked again before each
+game is stored.
 """
 
 import errno
@@ -14,6 +17,7 @@ import sqlite3
 import time
 import urllib.parse
 
+from . import safefile
 from .errors import RefereeError, UsageError
 from .gamestring import GameString
 
@@ -73,6 +77,24 @@ def _locked(e):
     return isinstance(e, sqlite3.OperationalError) and "locked" in str(e).lower()
 
 
+def check_files(path, error=UsageError):
+    """Refuses (`error`) a database whose file or journal files
+    (`-journal`, `-wal`, `-shm`) or lock file (`.lock`) is a link or not a
+    regular file; True if the database exists."""
+    try:
+        exists = safefile.check_sqlite(path)
+        safefile.check(path + ".lock")
+    except safefile.NotRegular as e:
+        raise error("cannot use the database: %s" % e.strerror)
+    except OSError as e:
+        raise error("cannot use the database %s: %s" % (path, e.strerror or e))
+    return exists
+
+
+def _uri(path, mode):
+    return "file:%s?mode=%s" % (urllib.parse.quote(os.path.abspath(path)), mode)
+
+
 def hot_journal(path):
     """True if `path` has a rollback journal left by a write that did not
     finish (a referee killed mid-transaction): SQLite rolls it back on the
@@ -86,15 +108,13 @@ def check_db(path):
     nothing of its own, but a database left with a hot journal by a process
     killed mid-write is opened read-write, so that SQLite rolls the
     unfinished transaction back (a read-only check cannot, and would fail
-    on every retry)."""
-    if not os.path.exists(path):
+    on every retry). A link or a non-regular file is refused unopened."""
+    if not check_files(path):
         return
     directory = os.path.dirname(os.path.abspath(path))
     writable = os.access(path, os.W_OK) and os.access(directory, os.W_OK)
-    uri = "file:%s?mode=%s" % (urllib.parse.quote(os.path.abspath(path)),
-                               "rw" if writable else "ro")
     try:
-        conn = sqlite3.connect(uri, uri=True, timeout=0.5)
+        conn = sqlite3.connect(_uri(path, "rw" if writable else "ro"), uri=True, timeout=0.5)
         try:
             row = conn.execute("PRAGMA quick_check(1)").fetchone()
         finally:
@@ -127,25 +147,57 @@ def precheck(path):
                          % (path, parent))
 
 
+class Connection(sqlite3.Connection):
+    """A connection that checks the database's files (check_files) before
+    every statement, once `path` is set: a link or a FIFO planted beside
+    the database during a match (a journal SQLite would write through, or
+    block on) stops the match with a RefereeError naming it, before SQLite
+    touches it."""
+
+    path = None
+
+    def _check(self):
+        if self.path is not None:
+            check_files(self.path, RefereeError)
+
+    def execute(self, *args):
+        self._check()
+        return super().execute(*args)
+
+    def executemany(self, *args):
+        self._check()
+        return super().executemany(*args)
+
+    def executescript(self, *args):
+        self._check()
+        return super().executescript(*args)
+
+
 def open_db(path, wait=DEFAULT_DB_WAIT, create=True):
     """A connection with the schema in place. UsageError (one line) for a
-    database that cannot be used: not writable, corrupt, locked too long."""
-    if not create and not os.path.exists(path):
+    database that cannot be used: not writable, corrupt, locked too long, a
+    link or not a regular file (the file is created here, never through a
+    link, and SQLite opens it only once it is a regular file: `mode=rw`)."""
+    if not create and not check_files(path):
         raise UsageError("no database at %s" % path)
     check_db(path)
     directory = os.path.dirname(path)
     try:
         if directory:
             os.makedirs(directory, exist_ok=True)
-        if not os.path.exists(path):
-            with open(path, "ab"):
-                pass
+        if not os.path.lexists(path):
+            os.close(safefile.open_rw(path))
         elif not os.access(path, os.W_OK):
             raise OSError(errno.EACCES, "not writable")
+    except safefile.NotRegular as e:
+        raise UsageError("cannot use the database: %s" % e.strerror)
     except OSError as e:
         raise UsageError("cannot write the database %s: %s" % (path, e.strerror or e))
+    check_files(path)
     try:
-        conn = sqlite3.connect(path, check_same_thread=False, timeout=wait)
+        conn = sqlite3.connect(_uri(path, "rw"), uri=True, check_same_thread=False,
+                               timeout=wait, factory=Connection)
+        conn.path = path
         conn.executescript(SCHEMA)
         for table, column, decl in ADDED_COLUMNS:
             have = [r[1] for r in conn.execute("PRAGMA table_info(%s)" % table)]
@@ -181,7 +233,12 @@ class TournamentLock:
 
     def __init__(self, db_path, tournament_id):
         self.path = db_path + ".lock"
-        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            self.fd = safefile.open_rw(self.path)
+        except safefile.NotRegular as e:
+            raise UsageError("cannot use the database's lock file: %s" % e.strerror)
+        except OSError as e:
+            raise UsageError("cannot open the lock file %s: %s" % (self.path, e.strerror or e))
         try:
             fcntl.lockf(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, tournament_id)
         except OSError:

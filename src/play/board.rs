@@ -79,6 +79,10 @@ pub struct Board {
     /// finished round's points).
     #[serde(default)]
     pub scores: Option<[i64; 2]>,
+    /// While the game goes on, where it keeps a score: the scores by side
+    /// if side 0 or side 1 forfeits now (resigns).
+    #[serde(default)]
+    pub forfeit: Option<[[i64; 2]; 2]>,
     #[serde(default)]
     pub caption: String,
     #[serde(default)]

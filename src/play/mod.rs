@@ -441,21 +441,18 @@ fn play_match(
             return Ok(());
         };
         score.game_type = b.game_type.clone();
-        let how = if resigned.is_some() { results::Ending::Resignation } else { results::Ending::Normal };
-        score.add(&b, &gs, [side0, 1 - side0], ending, how);
+        // A resigned round is scored by the game's rule for a forfeit.
+        score.add(&b, &gs, [side0, 1 - side0], ending, resigned);
         let pts = score.points();
         let this = score.rounds.last().map(|r| r.points).unwrap_or_default();
+        let how = match resigned {
+            Some(s) => format!("{} resigned", b.sides[s]),
+            None if b.caption.is_empty() => b.state.clone(),
+            None => b.caption.clone(),
+        };
         term.say(&format!(
-            "Round {round}: {}. Points this round: {} {}, {} {}. Score: {} {}, {} {}.",
-            if b.caption.is_empty() { b.state.clone() } else { b.caption.clone() },
-            names[0],
-            this[0],
-            names[1],
-            this[1],
-            names[0],
-            pts[0],
-            names[1],
-            pts[1]
+            "Round {round}: {how}. Points this round: {} {}, {} {}. Score: {} {}, {} {}.",
+            names[0], this[0], names[1], this[1], names[0], pts[0], names[1], pts[1]
         ));
         if let Some(side) = resigned {
             resigned_by = Some(if side == side0 { 0 } else { 1 });

@@ -34,10 +34,17 @@ pub fn codemaker_option(person_keeps: bool, keep: Option<&str>) -> String {
     format!("setoption name {MATCH_FAMILY}.Codemaker value {value}")
 }
 
-/// A finished round's points by side (breaker, maker), as the game scores
-/// them in its `board json` (the seed's rule lives with Mastermind's rules).
-pub fn round_points(b: &Board) -> [u32; 2] {
-    b.scores.map(|s| s.map(|p| p.clamp(0, i64::from(u32::MAX)) as u32)).unwrap_or_default()
+/// A round's points by side (breaker, maker), as the game scores them in
+/// its `board json` (the seed's rule lives with Mastermind's rules): a
+/// round the rules ended by its `scores`; one that side `forfeited`
+/// (resigned) before by its `forfeit` entry for that side (the code not
+/// broken if the breaker gave up).
+pub fn round_points(b: &Board, forfeited: Option<usize>) -> [u32; 2] {
+    let by_side = match (forfeited, b.forfeit) {
+        (Some(side), Some(f)) => Some(f[side.min(1)]),
+        _ => b.scores,
+    };
+    by_side.map(|s| s.map(|p| p.clamp(0, i64::from(u32::MAX)) as u32)).unwrap_or_default()
 }
 
 /// The result of a game by seat (seat 1 = side 0).
@@ -81,16 +88,18 @@ pub struct MatchScore {
 }
 
 impl MatchScore {
-    /// Adds a finished round in which match player `p` held side `sides_of[p]`.
+    /// Adds a finished round in which match player `p` held side
+    /// `sides_of[p]`; `resigned`: the side that resigned it, if one did.
     pub fn add(
         &mut self,
         b: &Board,
         game_string: &str,
         sides_of: [usize; 2],
         ending: Ending,
-        how: results::Ending,
+        resigned: Option<usize>,
     ) {
-        let by_side = round_points(b);
+        let by_side = round_points(b, resigned);
+        let how = if resigned.is_some() { results::Ending::Resignation } else { results::Ending::Normal };
         let winner_side = match ending {
             Ending::Win(s) => Some(s),
             Ending::Draw => None,
@@ -216,9 +225,9 @@ mod tests {
     /// (games::mastermind::tests); here, the points are read from the board.
     #[test]
     fn a_rounds_points_are_the_boards_and_mastermind_plays_matches() {
-        assert_eq!(round_points(&board("Mastermind", 4)), [0, 4]);
-        assert_eq!(round_points(&board("Mastermind", 11)), [0, 11]);
-        assert_eq!(round_points(&Board::default()), [0, 0]);
+        assert_eq!(round_points(&board("Mastermind", 4), None), [0, 4]);
+        assert_eq!(round_points(&board("Mastermind", 11), None), [0, 11]);
+        assert_eq!(round_points(&Board::default(), None), [0, 0]);
         assert!(plays_matches("mastermind") && !plays_matches("Connect4"));
         assert_eq!(secret_side("Mastermind"), Some(1));
         assert_eq!(secret_side("Hive"), None);
@@ -227,6 +236,42 @@ mod tests {
             "setoption name Mastermind.Codemaker value none"
         );
         assert_eq!(codemaker_option(false, None), "setoption name Mastermind.Codemaker value random");
+    }
+
+    /// A round resigned before the rules ended it is scored by the board's
+    /// `forfeit` entry of the side that resigned (the rule itself is
+    /// Mastermind's: games::mastermind::view), and recorded as a
+    /// resignation won by the other side.
+    #[test]
+    fn a_resigned_round_scores_the_boards_forfeit_for_that_side() {
+        let b = Board {
+            family: "Mastermind".into(),
+            game_type: "Mastermind".into(),
+            sides: ["Breaker".into(), "Maker".into()],
+            state: "InProgress".into(),
+            forfeit: Some([[0, 11], [0, 3]]),
+            ..Board::default()
+        };
+        assert_eq!(round_points(&b, Some(0)), [0, 11]);
+        assert_eq!(round_points(&b, Some(1)), [0, 3]);
+        assert_eq!(round_points(&b, None), [0, 0], "not over, not forfeited: no points");
+        let mut m = MatchScore {
+            family: "Mastermind".into(),
+            game_type: "Mastermind".into(),
+            players: [Player::person("Ann"), Player::engine("entropy", "movetime 1000")],
+            planned: 2,
+            rounds: Vec::new(),
+        };
+        // Ann breaks and resigns after three rows: the engine, keeping the
+        // code, scores it as not broken.
+        m.add(&b, "g1", [0, 1], Ending::Win(1), Some(0));
+        assert_eq!(m.rounds[0].points, [0, 11]);
+        assert_eq!((m.rounds[0].result, m.rounds[0].ending), (Outcome::Second, results::Ending::Resignation));
+        // Ann keeps the code (side 1) and resigns at the third guess.
+        m.add(&b, "g2", [1, 0], Ending::Win(0), Some(1));
+        assert_eq!(m.rounds[1].points, [3, 0]);
+        assert_eq!(m.rounds[1].result, Outcome::Second);
+        assert_eq!(m.points(), [3, 11]);
     }
 
     #[test]
@@ -242,8 +287,8 @@ mod tests {
         };
         // Round 1: Ann breaks in 5 rows (the engine scores 5); round 2:
         // the engine breaks Ann's code in 4 rows (Ann scores 4).
-        m.add(&board("Mastermind", 5), "g1", [0, 1], Ending::Win(0), results::Ending::Normal);
-        m.add(&board("Mastermind", 4), "g2", [1, 0], Ending::Win(0), results::Ending::Normal);
+        m.add(&board("Mastermind", 5), "g1", [0, 1], Ending::Win(0), None);
+        m.add(&board("Mastermind", 4), "g2", [1, 0], Ending::Win(0), None);
         assert_eq!(m.points(), [4, 5]);
         assert_eq!(m.rounds[0].sides, ["Breaker".to_string(), "Maker".to_string()]);
         assert_eq!(m.rounds[0].result, Outcome::First);

@@ -4,10 +4,24 @@
 //! a piped game reads as a transcript); Ctrl-C as a flag while the engine
 //! thinks and as an event at the prompt; the thinking line (a spinner with
 //! the depth and time) drawn over itself only on a terminal.
+//!
+//! The terminal is given back as the game found it however the process
+//! ends: the line editor puts it in raw mode at the prompt (no echo, no
+//! line editing, no signal keys) and the game sets NOFLSH, and a signal
+//! that ends the process (SIGTERM, SIGHUP, SIGQUIT) would leave it so.
+//! Those signals are caught on a thread of their own, which puts the
+//! settings saved at the start back and then ends the process by the same
+//! signal, with the status a shell expects (143, 129, 131). SIGINT never
+//! ends the game by a signal (Ctrl-C is a command here; twice at the prompt
+//! it leaves the game the ordinary way). A panic on the main thread puts
+//! the settings back before it unwinds (NOFLSH is cleared as the game's
+//! frames unwind, or stays if the panic is caught and the game goes on).
 
 use std::io::{self, IsTerminal, StdinLock, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+#[cfg(unix)]
+use std::sync::{Once, PoisonError};
 
 use rustyline::completion::Completer;
 use rustyline::error::ReadlineError;
@@ -121,6 +135,128 @@ impl Drop for KeepOutput {
     }
 }
 
+/// The settings of the terminal descriptors (stdin, stdout) as the game
+/// found them.
+#[cfg(unix)]
+type Modes = Vec<(i32, libc::termios)>;
+
+/// The settings the panic hook puts back (set while a game runs).
+#[cfg(unix)]
+static SAVED: Mutex<Option<Modes>> = Mutex::new(None);
+
+/// The settings of those of `fds` that are terminals.
+#[cfg(unix)]
+fn modes_of(fds: &[i32]) -> Modes {
+    let mut modes = Vec::new();
+    for &fd in fds {
+        // SAFETY: isatty/tcgetattr on a descriptor number, with a termios
+        // the call fills.
+        unsafe {
+            let mut t: libc::termios = std::mem::zeroed();
+            if libc::isatty(fd) == 1 && libc::tcgetattr(fd, &mut t) == 0 {
+                modes.push((fd, t));
+            }
+        }
+    }
+    modes
+}
+
+/// Puts saved settings back at once (TCSANOW: never waits for output to
+/// drain, which a stopped terminal would not do). With `keep_noflsh`,
+/// NOFLSH stays as it is now.
+#[cfg(unix)]
+fn put_back(modes: &Modes, keep_noflsh: bool) {
+    for &(fd, saved) in modes {
+        let mut t = saved;
+        // SAFETY: tcgetattr/tcsetattr on a descriptor number, with
+        // termios values we own.
+        unsafe {
+            let mut now: libc::termios = std::mem::zeroed();
+            if keep_noflsh && libc::tcgetattr(fd, &mut now) == 0 {
+                t.c_lflag = (t.c_lflag & !libc::NOFLSH) | (now.c_lflag & libc::NOFLSH);
+            }
+            // A terminal hung up (SIGHUP) refuses: nothing left to restore.
+            libc::tcsetattr(fd, libc::TCSANOW, &t);
+        }
+    }
+}
+
+/// A panic on the main thread puts the terminal back (see the module
+/// doc); installed once, before the hook that was there, which then runs.
+#[cfg(unix)]
+fn restore_on_panic() {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().name() == Some("main") {
+                // try_lock: a panic while the lock is held must not wait.
+                if let Ok(saved) = SAVED.try_lock()
+                    && let Some(modes) = saved.as_ref()
+                {
+                    put_back(modes, true);
+                }
+            }
+            previous(info);
+        }));
+    });
+}
+
+/// Puts the terminal back when a signal ends the process (see the module
+/// doc), and when the main thread panics.
+struct RestoreOnExit {
+    #[cfg(unix)]
+    watching: bool,
+}
+
+impl RestoreOnExit {
+    #[cfg(unix)]
+    fn new() -> RestoreOnExit {
+        use signal_hook::consts::{SIGHUP, SIGQUIT, SIGTERM};
+        let modes = modes_of(&[0, 1]);
+        if modes.is_empty() {
+            return RestoreOnExit { watching: false };
+        }
+        *SAVED.lock().unwrap_or_else(PoisonError::into_inner) = Some(modes.clone());
+        restore_on_panic();
+        let mut signals = match signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGQUIT]) {
+            Ok(s) => s,
+            Err(e) => {
+                log::warn!("cannot restore the terminal on SIGTERM, SIGHUP or SIGQUIT: {e}");
+                return RestoreOnExit { watching: false };
+            }
+        };
+        // The thread lives as long as the process: a signal after the game
+        // puts back the same settings and ends the process all the same.
+        let spawned = std::thread::Builder::new().name("terminal-signals".into()).spawn(move || {
+            if let Some(sig) = signals.forever().next() {
+                put_back(&modes, false);
+                // Ends the process by `sig` itself (the default action).
+                let _ = signal_hook::low_level::emulate_default_handler(sig);
+                std::process::exit(128 + sig);
+            }
+        });
+        if let Err(e) = spawned {
+            log::warn!("cannot restore the terminal on SIGTERM, SIGHUP or SIGQUIT: {e}");
+        }
+        RestoreOnExit { watching: true }
+    }
+
+    #[cfg(not(unix))]
+    fn new() -> RestoreOnExit {
+        RestoreOnExit {}
+    }
+}
+
+impl Drop for RestoreOnExit {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        if self.watching {
+            *SAVED.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        }
+    }
+}
+
 /// The terminal.
 pub struct Term {
     /// ANSI colours in the output.
@@ -134,6 +270,7 @@ pub struct Term {
     words: Arc<Mutex<Vec<String>>>,
     interrupted: Arc<AtomicBool>,
     _keep: KeepOutput,
+    _restore: RestoreOnExit,
     /// Input that is not a terminal: bounded lines.
     pipe: Option<LineReader<StdinLock<'static>>>,
 }
@@ -146,6 +283,8 @@ impl Term {
         if let Err(e) = signal_hook::flag::register(signal_hook::consts::SIGINT, interrupted.clone()) {
             log::warn!("cannot catch Ctrl-C: {e}");
         }
+        // Saved before NOFLSH is set, so that a signal clears it too.
+        let restore = RestoreOnExit::new();
         Term {
             color,
             live: io::stdout().is_terminal(),
@@ -154,6 +293,7 @@ impl Term {
             words: Arc::new(Mutex::new(Vec::new())),
             interrupted,
             _keep: KeepOutput::new(),
+            _restore: restore,
             pipe: None,
         }
     }
@@ -310,6 +450,66 @@ mod tests {
             assert_eq!(libc::tcgetattr(f.as_raw_fd(), &mut t), 0);
             t.c_lflag & libc::NOFLSH != 0
         }
+    }
+
+    fn lflag(f: &File) -> libc::tcflag_t {
+        // SAFETY: tcgetattr fills the termios.
+        unsafe {
+            let mut t: libc::termios = std::mem::zeroed();
+            assert_eq!(libc::tcgetattr(f.as_raw_fd(), &mut t), 0);
+            t.c_lflag
+        }
+    }
+
+    /// What the line editor and the game do to the terminal: raw mode at
+    /// the prompt, and NOFLSH.
+    fn make_raw(f: &File) {
+        // SAFETY: tcgetattr/tcsetattr with a termios we own.
+        unsafe {
+            let mut t: libc::termios = std::mem::zeroed();
+            assert_eq!(libc::tcgetattr(f.as_raw_fd(), &mut t), 0);
+            t.c_lflag &= !(libc::ECHO | libc::ICANON | libc::ISIG);
+            t.c_lflag |= libc::NOFLSH;
+            assert_eq!(libc::tcsetattr(f.as_raw_fd(), libc::TCSANOW, &t), 0);
+        }
+    }
+
+    const COOKED: libc::tcflag_t = libc::ECHO | libc::ICANON | libc::ISIG;
+
+    #[test]
+    fn saved_settings_come_back_with_or_without_noflsh() {
+        let (_master, slave) = pty();
+        let modes = super::modes_of(&[slave.as_raw_fd()]);
+        assert_eq!(modes.len(), 1);
+        assert_eq!(lflag(&slave) & COOKED, COOKED);
+        make_raw(&slave);
+        assert_eq!(lflag(&slave) & COOKED, 0);
+        super::put_back(&modes, true);
+        assert_eq!(lflag(&slave) & COOKED, COOKED);
+        assert_ne!(lflag(&slave) & libc::NOFLSH, 0, "kept");
+        make_raw(&slave);
+        super::put_back(&modes, false);
+        assert_eq!(lflag(&slave) & (COOKED | libc::NOFLSH), COOKED);
+        // Only terminals are saved.
+        let (r, _w) = std::io::pipe().unwrap();
+        assert!(super::modes_of(&[r.as_raw_fd()]).is_empty());
+    }
+
+    /// A panic on the main thread gives the terminal its echo, line
+    /// editing and signal keys back before it unwinds.
+    #[test]
+    fn a_panic_on_the_main_thread_puts_the_terminal_back() {
+        let (_master, slave) = pty();
+        *super::SAVED.lock().unwrap() = Some(super::modes_of(&[slave.as_raw_fd()]));
+        super::restore_on_panic();
+        make_raw(&slave);
+        let other = std::thread::Builder::new().name("search".into()).spawn(|| panic!("a search")).unwrap();
+        assert!(other.join().is_err());
+        assert_eq!(lflag(&slave) & COOKED, 0, "a panic elsewhere changes nothing");
+        let main = std::thread::Builder::new().name("main".into()).spawn(|| panic!("the game")).unwrap();
+        assert!(main.join().is_err());
+        *super::SAVED.lock().unwrap() = None;
+        assert_eq!(lflag(&slave) & COOKED, COOKED);
     }
 
     /// 16 KB of lines the screen has not read yet, then Ctrl-C, then an

@@ -95,6 +95,7 @@ pub fn board_view(g: &Hive) -> BoardView {
         hands: [hand(0), hand(1)],
         marks: Vec::new(),
         scores: None,
+        forfeit: None,
         caption,
         text: String::new(),
     }

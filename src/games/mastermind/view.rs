@@ -92,9 +92,35 @@ pub fn board_view(g: &Mastermind) -> BoardView {
         hands: [Vec::new(), Vec::new()],
         marks,
         scores,
+        forfeit: forfeit_scores(g),
         caption,
         text: String::new(),
     }
+}
+
+/// A round that a side forfeits (loses on time, resigns, abandons) before
+/// the rules end it, scored by the seed's rule as if it had been played
+/// out the way that is worst for the side that forfeits, so that
+/// forfeiting never pays: `[by side if the breaker forfeits, by side if
+/// the maker forfeits]`; `None` once the game is over (`scores` then).
+///
+/// - The breaker forfeits: the code counts as not broken after every row,
+///   so the maker scores what an unbroken code scores, all the rows plus
+///   one (not the rows used plus one: a breaker about to lose would cut
+///   the maker's points by running out of time early).
+/// - The maker forfeits: the breaker wins the round, and the maker scores
+///   only the guesses made so far (the one waiting for its feedback
+///   included), what it would have scored had that guess broken the code.
+fn forfeit_scores(g: &Mastermind) -> Option<[[i64; 2]; 2]> {
+    if g.outcome().is_some() {
+        return None;
+    }
+    let (breaker, maker) = (super::BREAKER, super::MAKER);
+    let guesses = g.rows.len() as i64 + i64::from(g.pending.is_some());
+    let mut by_side = [[0; 2]; 2];
+    by_side[breaker][maker] = i64::from(g.spec.rows) + 1;
+    by_side[maker][maker] = guesses;
+    Some(by_side)
 }
 
 /// Symbol `k` at peg `i` of the next guess.
@@ -202,6 +228,64 @@ mod tests {
         assert_eq!(v.marks[0].marks.len(), 4);
         assert_eq!(v.marks[0].label, "2B2W");
         assert!(v.caption.contains("row 2"), "{}", v.caption);
+    }
+
+    /// What each side scores if a side forfeits now, at every point of a
+    /// round, against the seed's rule played out: the breaker forfeiting
+    /// leaves the code unbroken after all the rows (rows + 1 for the
+    /// maker, however few rows were used), the maker forfeiting scores the
+    /// guesses made; once the rules end the round, `scores` and no
+    /// `forfeit`.
+    #[test]
+    fn a_forfeited_round_scores_as_the_seed_would_at_worst_for_the_forfeiter() {
+        for (ty, rows) in [("Mastermind", 10), ("Mastermind+rows12", 12), ("Mastermind+3x4+rows1", 1)] {
+            let mut g = Mastermind::parse_type(ty).unwrap().unwrap();
+            let s = g.spec;
+            let secret = s.all_codes()[s.all_codes().len() - 1];
+            let wrong = s.all_codes()[0];
+            assert_ne!(wrong, secret);
+            let unbroken = rows + 1;
+            assert_eq!(board_view(&g).forfeit, Some([[0, unbroken], [0, 0]]), "{ty}: before any guess");
+            let json = serde_json::to_value(board_view(&g)).unwrap();
+            assert_eq!(json["forfeit"], serde_json::json!([[0, unbroken], [0, 0]]));
+            for row in 1..=rows {
+                g.play(MmMove::Guess(wrong));
+                assert_eq!(
+                    board_view(&g).forfeit,
+                    Some([[0, unbroken], [0, row]]),
+                    "{ty}: guess {row} unanswered"
+                );
+                g.play(MmMove::Feedback(s.score(wrong, secret)));
+                if row < rows {
+                    assert_eq!(
+                        board_view(&g).forfeit,
+                        Some([[0, unbroken], [0, row]]),
+                        "{ty}: row {row} scored"
+                    );
+                }
+            }
+            // Played out, the unbroken code scores what the breaker's
+            // forfeit gave the maker all along.
+            let v = board_view(&g);
+            assert_eq!(g.outcome(), Some(Outcome::Win(super::super::MAKER)));
+            assert_eq!((v.scores, v.forfeit), (Some([0, unbroken]), None), "{ty}");
+            assert!(serde_json::to_value(&v).unwrap().get("forfeit").is_none());
+        }
+        // Broken in the third row: the maker scores 3, what the maker's
+        // forfeit at the third guess gave it.
+        let mut g = Mastermind::parse_type("Mastermind").unwrap().unwrap();
+        let s = g.spec;
+        let secret = s.parse_code("3456").unwrap();
+        for guess in ["1122", "3344"] {
+            let c = s.parse_code(guess).unwrap();
+            g.play(MmMove::Guess(c));
+            g.play(MmMove::Feedback(s.score(c, secret)));
+        }
+        g.play(MmMove::Guess(secret));
+        assert_eq!(board_view(&g).forfeit, Some([[0, 11], [0, 3]]));
+        g.play(MmMove::Feedback(s.score(secret, secret)));
+        let v = board_view(&g);
+        assert_eq!((v.scores, v.forfeit), (Some([0, 3]), None));
     }
 
     /// A game the maker won with no fixed secret: the caption names the
