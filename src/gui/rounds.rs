@@ -89,20 +89,40 @@ impl Rounds {
         self.done.len() as u32 >= self.planned
     }
 
-    /// Adds a finished round: `board` is its final position, `sides` the
-    /// two side names, `round` its index.
-    pub fn add(&mut self, round: usize, board: &Value, game_string: &str, ending: Ending) {
-        let by_side = points_by_side(board);
+    /// Adds a finished round: `board` is its final position, `round` its
+    /// index, `forfeited` the side that lost it on time (or by
+    /// resignation) before the rules ended it: that round is scored by the
+    /// game's rule for a forfeit (`board json`'s `forfeit`) and won by the
+    /// other side, as announced.
+    pub fn add(
+        &mut self,
+        round: usize,
+        board: &Value,
+        game_string: &str,
+        ending: Ending,
+        forfeited: Option<usize>,
+    ) {
+        let by_side = match forfeited {
+            Some(f) if board["forfeit"][f].is_array() => {
+                points_by_side(&json!({"scores": board["forfeit"][f]}))
+            }
+            _ => points_by_side(board),
+        };
         let names: Vec<String> = board["sides"]
             .as_array()
             .map(|a| a.iter().map(|s| s.as_str().unwrap_or("").to_string()).collect())
             .unwrap_or_default();
         let side = |p: usize| side_of(p, round);
         let points = [by_side[side(0)], by_side[side(1)]];
-        let result = match points[0].cmp(&points[1]) {
-            std::cmp::Ordering::Greater => Outcome::First,
-            std::cmp::Ordering::Less => Outcome::Second,
-            std::cmp::Ordering::Equal => Outcome::Draw,
+        let result = match forfeited {
+            // Match player `p` plays side `side(p)`: the other one wins.
+            Some(f) if side(0) == f => Outcome::Second,
+            Some(_) => Outcome::First,
+            None => match points[0].cmp(&points[1]) {
+                std::cmp::Ordering::Greater => Outcome::First,
+                std::cmp::Ordering::Less => Outcome::Second,
+                std::cmp::Ordering::Equal => Outcome::Draw,
+            },
         };
         let name = |s: usize| names.get(s).cloned().unwrap_or_default();
         self.done.push(RoundDone {
@@ -152,14 +172,14 @@ mod tests {
     fn four_rounds_scored_as_the_seed_did() {
         let mut m = Rounds::new(4);
         // Round 1: player 0 breaks in 4 rows: player 1 (maker) scores 4.
-        m.add(0, &board(4), "gs1", Ending::Normal);
+        m.add(0, &board(4), "gs1", Ending::Normal, None);
         // Round 2: player 1 breaks in 6 rows: player 0 scores 6.
-        m.add(1, &board(6), "gs2", Ending::Normal);
+        m.add(1, &board(6), "gs2", Ending::Normal, None);
         // Round 3: player 0 fails to break in 10 rows: player 1 scores 11.
-        m.add(2, &board(11), "gs3", Ending::Normal);
+        m.add(2, &board(11), "gs3", Ending::Normal, None);
         assert!(!m.over());
         // Round 4: player 1 breaks at once: player 0 scores 1.
-        m.add(3, &board(1), "gs4", Ending::Normal);
+        m.add(3, &board(1), "gs4", Ending::Normal, None);
         assert!(m.over());
         assert_eq!(m.points(), [7, 15]);
         assert_eq!(m.result(), Outcome::Second);
@@ -167,6 +187,29 @@ mod tests {
         assert_eq!(m.done[1].points, [6, 0]);
         assert_eq!(m.done[1].result, Outcome::First);
         assert_eq!(m.to_json(3)["points"], json!([7, 15]));
+    }
+
+    /// Issue 43 item 1: a round the breaker loses on time after 3 rows
+    /// scores for the maker what an unbroken code scores (the game's
+    /// `forfeit`), and is won by the maker, as announced; a round the
+    /// maker loses on time is the breaker's.
+    #[test]
+    fn a_round_lost_on_time_scores_the_forfeit_and_goes_to_the_other_side() {
+        let in_progress = json!({"scores": [0, 3], "sides": ["Breaker", "Maker"],
+            "forfeit": [[0, 11], [0, 4]]});
+        let mut m = Rounds::new(2);
+        // Round 1: match player 0 breaks and runs out of time.
+        m.add(0, &in_progress, "gs1", Ending::Time, Some(0));
+        assert_eq!((m.done[0].points, m.done[0].result), ([0, 11], Outcome::Second));
+        // Round 2: match player 0 keeps the code (side 1) and runs out of time.
+        m.add(1, &in_progress, "gs2", Ending::Time, Some(1));
+        assert_eq!((m.done[1].points, m.done[1].result), ([4, 0], Outcome::Second));
+        assert_eq!(m.points(), [4, 11]);
+        assert_eq!(m.result(), Outcome::Second);
+        // Without the field (another game), the board's scores count.
+        let mut m = Rounds::new(2);
+        m.add(0, &json!({"scores": [0, 3], "sides": ["A", "B"]}), "g", Ending::Time, Some(0));
+        assert_eq!((m.done[0].points, m.done[0].result), ([0, 3], Outcome::Second));
     }
 
     #[test]

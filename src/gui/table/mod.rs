@@ -617,7 +617,13 @@ impl Table {
         self.out.push(Out::Announce(format!("Game over: {}", end.text)));
         let round = self.lineup.round;
         if let Some(r) = self.rounds.as_mut() {
-            r.add(round, &board, &gs, end.ending);
+            // A round lost on time is scored by the game's rule for a
+            // forfeit, and won by the other side, as announced.
+            let forfeited = match end.ending {
+                Ending::Time | Ending::Resignation => end.winner().map(|w| 1 - w),
+                _ => None,
+            };
+            r.add(round, &board, &gs, end.ending, forfeited);
             let r = r.clone();
             if r.over() {
                 let players =
