@@ -179,6 +179,10 @@ mod tests {
         assert_eq!(p.limit(), "depth 6");
         p.time = TimeControl::Clock { base: 300_000, inc: 3000 };
         assert_eq!(p.limit(), "clock 5+3");
+        // A base of seconds is written in minutes and seconds, in the
+        // page and the results alike.
+        p.time = TimeControl::Clock { base: 10_000, inc: 0 };
+        assert_eq!(p.limit(), "clock 0:10+0");
         p.time = TimeControl::Move { ms: 2000 };
         assert_eq!(p.limit(), "movetime 2000");
     }
