@@ -84,6 +84,11 @@ pub struct BoardView {
     /// Scores per side where the game has them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scores: Option<[i64; 2]>,
+    /// Each side's CSS colour where the sides have one (the colour of
+    /// their pieces: Connect Four's red and yellow, Hive's white and
+    /// black); `None` where they do not (Mastermind's Breaker and Maker).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side_colours: Option<[String; 2]>,
     /// A line for people (`Breaker to guess`, the secret once known).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub caption: String,
@@ -101,6 +106,7 @@ impl BoardView {
             hands: [Vec::new(), Vec::new()],
             marks: Vec::new(),
             scores: None,
+            side_colours: None,
             caption: String::new(),
             text,
         }

@@ -34,6 +34,15 @@ mod protocol {
         let g: serde_json::Value = serde_json::from_str(&e.one("games json")).unwrap();
         assert_eq!(g["games"].as_array().unwrap().len(), 3);
         assert!(e.cmd("board")[0].starts_with("err "));
+        // Each side's colour where the sides have one (issue 41: the page
+        // showed Mastermind's Breaker and Maker in Connect Four's colours).
+        assert_eq!(b["side_colours"], serde_json::json!(["#e53935", "#fdd835"]));
+        e.cmd("newgame Base");
+        let b: serde_json::Value = serde_json::from_str(&e.one("board json")).unwrap();
+        assert_eq!(b["side_colours"].as_array().map(Vec::len), Some(2));
+        e.cmd("newgame Mastermind");
+        let b: serde_json::Value = serde_json::from_str(&e.one("board json")).unwrap();
+        assert!(b.get("side_colours").is_none(), "{b}");
         assert_eq!(e.close(), 0);
     }
 

@@ -74,6 +74,7 @@ pub fn board_view(g: &Connect4) -> BoardView {
         hands: [Vec::new(), Vec::new()],
         marks: Vec::new(),
         scores: None,
+        side_colours: Some(COLOURS.map(String::from)),
         caption,
         text: String::new(),
     }

@@ -95,6 +95,7 @@ pub fn board_view(g: &Hive) -> BoardView {
         hands: [hand(0), hand(1)],
         marks: Vec::new(),
         scores: None,
+        side_colours: Some(COLOURS.map(String::from)),
         caption,
         text: String::new(),
     }

@@ -92,6 +92,7 @@ pub fn board_view(g: &Mastermind) -> BoardView {
         hands: [Vec::new(), Vec::new()],
         marks,
         scores,
+        side_colours: None,
         caption,
         text: String::new(),
     }
