@@ -73,9 +73,14 @@ pub struct EngineCfg {
 #[serde(tag = "t", rename_all = "lowercase")]
 pub enum ClientMsg {
     /// A new game (or a match of `rounds`); `game_type` may be a GameString
-    /// (a position to set up).
+    /// (a position to set up). `family` is the family the form was filled
+    /// in for: a GameString of another family takes that family's defaults
+    /// (see [`super::lineup::for_pasted_family`]); without it, options and
+    /// strategies must be the game's.
     New {
         game_type: String,
+        #[serde(default)]
+        family: Option<String>,
         #[serde(default)]
         options: BTreeMap<String, String>,
         players: [PlayerCfg; 2],
