@@ -91,6 +91,11 @@ pub struct BoardView {
     /// it alike.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub forfeit: Option<[[i64; 2]; 2]>,
+    /// Each side's CSS colour where the sides have one (the colour of
+    /// their pieces: Connect Four's red and yellow, Hive's white and
+    /// black); `None` where they do not (Mastermind's Breaker and Maker).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side_colours: Option<[String; 2]>,
     /// A line for people (`Breaker to guess`, the secret once known).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub caption: String,
@@ -109,6 +114,7 @@ impl BoardView {
             marks: Vec::new(),
             scores: None,
             forfeit: None,
+            side_colours: None,
             caption: String::new(),
             text,
         }

@@ -34,6 +34,15 @@ mod protocol {
         let g: serde_json::Value = serde_json::from_str(&e.one("games json")).unwrap();
         assert_eq!(g["games"].as_array().unwrap().len(), 3);
         assert!(e.cmd("board")[0].starts_with("err "));
+        // Each side's colour where the sides have one (issue 41: the page
+        // showed Mastermind's Breaker and Maker in Connect Four's colours).
+        assert_eq!(b["side_colours"], serde_json::json!(["#e53935", "#fdd835"]));
+        e.cmd("newgame Base");
+        let b: serde_json::Value = serde_json::from_str(&e.one("board json")).unwrap();
+        assert_eq!(b["side_colours"].as_array().map(Vec::len), Some(2));
+        e.cmd("newgame Mastermind");
+        let b: serde_json::Value = serde_json::from_str(&e.one("board json")).unwrap();
+        assert!(b.get("side_colours").is_none(), "{b}");
         assert_eq!(e.close(), 0);
     }
 
@@ -733,4 +742,239 @@ async fn engine_threads_and_hash_are_set_within_the_servers_limits() {
     // A game still plays with them.
     act(&t, &mut host, json!({"t": "play", "move": "4"})).await.unwrap();
     host.state_where(|s| s["board"]["ply"] == 2).await;
+}
+
+/// The options the page's form sends for `family`: every option of the
+/// family in `games json` but its strategy, at its default, as text.
+fn form_options(games: &Value, family: &str) -> Value {
+    let g = games["games"].as_array().unwrap().iter().find(|g| g["family"] == family).unwrap();
+    let mut o = serde_json::Map::new();
+    for opt in g["options"].as_array().unwrap() {
+        let name = opt["name"].as_str().unwrap();
+        if name == "Strategy" || (family == "Mastermind" && (name == "Codemaker" || name == "Secret")) {
+            continue;
+        }
+        let v = match &opt["default"] {
+            Value::Bool(b) => if *b { "True" } else { "False" }.to_string(),
+            Value::String(s) => s.clone(),
+            Value::Null => String::new(),
+            v => v.to_string(),
+        };
+        o.insert(name.to_string(), json!(v));
+    }
+    Value::Object(o)
+}
+
+/// Issue 41, D1: "Set up a position" with a GameString of another game
+/// than the form's, for every pair of games, with an engine and with two
+/// people: the pasted game decides (its default strategy for the engine,
+/// the form's options left out, a note says so), and the game plays on.
+#[tokio::test]
+async fn a_position_of_another_game_is_set_up_from_any_form() {
+    let t = table("pasted").await;
+    let mut host = join(&t, 1, Some(&t.host)).await;
+    let games = host.next("welcome").await["games"].clone();
+    let first = |f: &str| {
+        let g = games["games"].as_array().unwrap().iter().find(|g| g["family"] == f).unwrap();
+        g["strategies"][0].as_str().unwrap().to_string()
+    };
+    let pasted = [
+        ("Connect4", "Connect4;InProgress;Red[2];4;4", "3", "perfect"),
+        ("Hive", "Base;InProgress;White[2];wS1;bS1 wS1-", "wQ -wS1", "alphabeta"),
+        ("Mastermind", "Mastermind;InProgress;Breaker[2];1234;1B1W", "5566", ""),
+    ];
+    for form in ["Connect4", "Hive", "Mastermind"] {
+        for (family, gs, mv, _) in pasted.iter().filter(|p| p.0 != form) {
+            let what = format!("{family} pasted on the {form} form");
+            // Two people: the form's options are another game's.
+            act(
+                &t,
+                &mut host,
+                json!({"t": "new", "game_type": gs, "family": form, "pause": 0,
+                "options": form_options(&games, form), "players": [human("Ann"), human("Bob")],
+                "rounds": if form == "Mastermind" { 2 } else { 1 }}),
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+            let s = host.state_where(|s| s["game_string"] == json!(gs)).await;
+            assert_eq!(s["setup"]["family"], json!(family), "{what}");
+            assert_eq!(s["setup"]["options"], json!({}), "{what}");
+            assert!(s["match"].is_null(), "{what}: a single game");
+            let note = s["note"].as_str().unwrap_or_default();
+            assert!(
+                note.contains(&format!("A {family} position set up from the {form} form")),
+                "{what}: {note}"
+            );
+            // An engine of the form's game: the pasted game's default.
+            act(
+                &t,
+                &mut host,
+                json!({"t": "new", "game_type": gs, "family": form, "pause": 0,
+                "options": form_options(&games, form), "players": [human("Ann"), engine(&first(form), 50)]}),
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+            let s = host
+                .state_where(|s| {
+                    s["game_string"] == json!(gs) && s["setup"]["players"][1]["kind"] == "engine"
+                })
+                .await;
+            let default = pasted.iter().find(|p| p.0 == *family).unwrap().3;
+            let strategy = s["setup"]["players"][1]["strategy"].as_str().unwrap().to_string();
+            if !default.is_empty() {
+                assert_eq!(strategy, default, "{what}");
+            }
+            assert!(
+                s["note"].as_str().unwrap().contains(&format!("default strategy ({strategy})")),
+                "{what}"
+            );
+            let ply = s["board"]["ply"].as_u64().unwrap();
+            act(&t, &mut host, json!({"t": "play", "move": mv}))
+                .await
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            host.state_where(|s| s["board"]["ply"].as_u64().unwrap() == ply + 2).await;
+        }
+    }
+    // The same family keeps the strict checks: a strategy of another game
+    // is refused, and the game on the table goes on, in step with its
+    // engine.
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Connect4", "family": "Connect4", "pause": 0,
+        "players": [human("Ann"), human("Bob")]}),
+    )
+    .await
+    .unwrap();
+    act(&t, &mut host, json!({"t": "play", "move": "4"})).await.unwrap();
+    let e = act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Base", "family": "Hive", "pause": 0,
+        "players": [human("Ann"), engine("perfect", 10)]}),
+    )
+    .await
+    .unwrap_err();
+    assert!(e.contains("'perfect' is not a strategy of Hive"), "{e}");
+    act(&t, &mut host, json!({"t": "play", "move": "3"})).await.unwrap();
+    let s = host.state_where(|s| s["board"]["ply"] == 2).await;
+    assert_eq!(s["game_string"], "Connect4;InProgress;Red[2];4;3");
+    send(&t, &host, json!({"t": "save", "name": "refused-new"})).await;
+    host.next("notice").await;
+    assert_eq!(saved(&t.data_dir, "refused-new"), "Connect4;InProgress;Red[2];4;3");
+}
+
+/// Issue 43, item 2: one person cannot hold both seats, so a clashing name
+/// is refused when it is given (the guest's, the host's, a new game's
+/// players), not when the result is written; a browser is told its name
+/// and role as they change.
+#[tokio::test]
+async fn a_name_that_is_the_other_players_is_refused_when_given() {
+    let t = table("names").await;
+    let mut host = join(&t, 1, Some(&t.host)).await;
+    host.next("welcome").await;
+    send(&t, &host, json!({"t": "name", "name": "Ann"})).await;
+    let you = host.next("you").await;
+    assert_eq!((you["role"].as_str(), you["name"].as_str()), (Some("host"), Some("Ann")));
+    host.reply().await.unwrap();
+    // A local game of two people with one name (in any case) is refused.
+    for pair in [["Ann", "ANN"], ["", "ann"], ["Bo", " bo "]] {
+        let e = act(
+            &t,
+            &mut host,
+            json!({"t": "new", "game_type": "Connect4", "pause": 0,
+            "players": [human(pair[0]), human(pair[1])]}),
+        )
+        .await
+        .unwrap_err();
+        assert!(e.contains("choose another name"), "{pair:?}: {e}");
+    }
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Connect4", "pause": 0,
+        "players": [human(""), human("Bob")]}),
+    )
+    .await
+    .unwrap();
+    // The host cannot take the other person's name in this game either.
+    let e = act(&t, &mut host, json!({"t": "name", "name": "BOB"})).await.unwrap_err();
+    assert!(e.contains("'BOB' is the same name as the other player's, 'Bob'"), "{e}");
+    act(&t, &mut host, json!({"t": "invite", "side": 0})).await.unwrap();
+    let s = host.state_where(|s| s["room"].is_string()).await;
+    let key = s["me"]["guest_key"].as_str().unwrap().to_string();
+    let mut guest = join(&t, 2, Some(&key)).await;
+    guest.next("welcome").await;
+    for clash in ["ANN", "ann", " Ann "] {
+        let e = act(&t, &mut guest, json!({"t": "name", "name": clash})).await.unwrap_err();
+        assert!(e.contains("choose another name"), "{clash}: {e}");
+    }
+    send(&t, &guest, json!({"t": "name", "name": "Cleo"})).await;
+    assert_eq!(guest.next("you").await["name"], "Cleo");
+    guest.reply().await.unwrap();
+    let e = act(&t, &mut host, json!({"t": "name", "name": "cleo"})).await.unwrap_err();
+    assert!(e.contains("'cleo' is the same name as the other player's, 'Cleo'"), "{e}");
+    // An unnamed guest is `Guest`: the host cannot be called so.
+    act(&t, &mut host, json!({"t": "free"})).await.unwrap();
+    let e = act(&t, &mut host, json!({"t": "name", "name": "guest"})).await.unwrap_err();
+    assert!(e.contains("choose another name"), "{e}");
+    let s = host.state_where(|s| s["sides"][1]["name"] == "Guest").await;
+    assert_eq!(s["sides"][0]["name"], "Ann");
+    // A game played to the end is recorded with both names.
+    let key = s["me"]["guest_key"].as_str().unwrap().to_string();
+    let mut guest = join(&t, 3, Some(&key)).await;
+    guest.next("welcome").await;
+    act(&t, &mut guest, json!({"t": "name", "name": "Dora"})).await.unwrap();
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Connect4", "pause": 0, "players": [human(""), human("")]}),
+    )
+    .await
+    .unwrap();
+    for (b, mv) in [(1, "1"), (3, "2"), (1, "1"), (3, "2"), (1, "1"), (3, "2"), (1, "1")] {
+        let who = if b == 1 { &mut host } else { &mut guest };
+        act(&t, who, json!({"t": "play", "move": mv})).await.unwrap();
+    }
+    let s = host.state_where(|s| s["recorded"].is_string()).await;
+    assert_eq!(s["recorded"], "the game is on the leaderboard");
+}
+
+/// Issue 41: the guest's link opened in a second browser gives the seat to
+/// that browser and the one before watches (both told); a freed guest is
+/// told it watches (its label follows).
+#[tokio::test]
+async fn one_browser_holds_the_guest_seat_and_each_is_told_its_role() {
+    let t = table("seat").await;
+    let mut host = join(&t, 1, Some(&t.host)).await;
+    host.next("welcome").await;
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Connect4", "pause": 0, "players": [human(""), human("")]}),
+    )
+    .await
+    .unwrap();
+    act(&t, &mut host, json!({"t": "invite", "side": 0})).await.unwrap();
+    let s = host.state_where(|s| s["room"].is_string()).await;
+    let key = s["me"]["guest_key"].as_str().unwrap().to_string();
+    let mut a = join(&t, 2, Some(&key)).await;
+    assert_eq!(a.next("welcome").await["role"], "player");
+    act(&t, &mut a, json!({"t": "name", "name": "Guesty"})).await.unwrap();
+    let mut b = join(&t, 3, Some(&key)).await;
+    assert_eq!(b.next("welcome").await["role"], "player");
+    assert!(b.next("notice").await["text"].as_str().unwrap().contains("You took your seat"));
+    let you = a.next("you").await;
+    assert_eq!((you["role"].as_str(), you["name"].as_str()), (Some("spectator"), Some("Guesty")));
+    assert!(a.next("notice").await["text"].as_str().unwrap().contains("taken by the same invitation link"));
+    let s = a.state_where(|s| s["me"]["role"] == "spectator").await;
+    assert_eq!(s["me"]["you"], json!([]));
+    act(&t, &mut host, json!({"t": "play", "move": "4"})).await.unwrap();
+    assert!(act(&t, &mut a, json!({"t": "play", "move": "4"})).await.unwrap_err().contains("not your move"));
+    act(&t, &mut b, json!({"t": "play", "move": "4"})).await.unwrap();
+    // Freed: the holder is told it watches.
+    act(&t, &mut host, json!({"t": "free"})).await.unwrap();
+    let you = b.next("you").await;
+    assert_eq!((you["role"].as_str(), you["name"].as_str()), (Some("spectator"), Some("Guesty")));
+    assert!(b.next("notice").await["text"].as_str().unwrap().contains("freed your seat"));
 }

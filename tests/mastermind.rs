@@ -238,3 +238,41 @@ fn two_default_engines_through_a_whole_list_runner() {
         }
     }
 }
+
+/// Issue 41, D8: an impossible feedback is refused naming the feedback
+/// typed and only what is wrong with it (the message used to name 3B1W
+/// whatever was typed); nothing changes.
+#[test]
+fn an_impossible_feedback_is_refused_naming_what_was_typed() {
+    let mut e = Engine::start("impossible");
+    e.one("newgame Mastermind");
+    let gs = e.one("play 1234");
+    for (typed, shown, why) in [
+        ("5B0W", "5B0W", "5 black + 0 white make 5 key pegs, more than the 4 pegs of a code"),
+        ("0B5W", "0B5W", "0 black + 5 white make 5 key pegs, more than the 4 pegs of a code"),
+        ("2b3w", "2B3W", "2 black + 3 white make 5 key pegs, more than the 4 pegs of a code"),
+        ("3B1W", "3B1W", "with 3 of the 4 pegs black, the last one cannot be white"),
+    ] {
+        let r = e.one(&format!("play {typed}"));
+        assert!(r.starts_with("invalidmove "), "{typed}: {r}");
+        assert!(r.contains(&format!("impossible feedback {shown}: {why}")), "{typed}: {r}");
+        let other = ["5B0W", "0B5W", "2B3W", "3B1W"].into_iter().filter(|f| *f != shown);
+        for f in other {
+            assert!(!r.contains(f), "{typed}: {r} names {f}");
+        }
+        if typed != "3B1W" {
+            assert!(!r.contains("cannot be white"), "{typed}: {r}");
+        } else {
+            assert!(!r.contains("key pegs"), "{typed}: {r}");
+        }
+        assert_eq!(e.one("validmoves").split(';').next(), Some("0B0W"));
+    }
+    // The state is exactly as it was.
+    assert_eq!(e.one("play 1B0W"), gs.replace("Maker[1];1234", "Breaker[2];1234;1B0W"));
+    // Three pegs: 2B1W is the one that cannot happen.
+    e.one("newgame Mastermind+3x6");
+    e.one("play 123");
+    let r = e.one("play 2B1W");
+    assert!(r.contains("impossible feedback 2B1W: with 2 of the 3 pegs black"), "{r}");
+    assert_eq!(e.close(), 0);
+}

@@ -44,19 +44,34 @@ impl TimeControl {
         }
     }
 
-    /// In words for a person and the results database: `5+3` (minutes +
-    /// seconds of increment), `30 s/move`, or empty.
+    /// In words for a person and the results database: `5+3` (whole
+    /// minutes + seconds of increment), `0:10+0` or `1:30+2` (minutes and
+    /// seconds when the base is not whole minutes), `30 s/move`, or empty.
     pub fn text(self) -> String {
-        let num = |ms: u64, unit: u64| {
-            let v = ms as f64 / unit as f64;
-            if v.fract() == 0.0 { format!("{v:.0}") } else { format!("{v}") }
-        };
         match self {
             TimeControl::None => String::new(),
-            TimeControl::Clock { base, inc } => format!("{}+{}", num(base, 60_000), num(inc, 1000)),
-            TimeControl::Move { ms } => format!("{} s/move", num(ms, 1000)),
+            TimeControl::Clock { base, inc } if base % 60_000 == 0 => {
+                format!("{}+{}", base / 60_000, seconds(inc))
+            }
+            TimeControl::Clock { base, inc } => {
+                let s = seconds(base % 60_000);
+                let pad = if base % 60_000 < 10_000 { "0" } else { "" };
+                format!("{}:{pad}{s}+{}", base / 60_000, seconds(inc))
+            }
+            TimeControl::Move { ms } => format!("{} s/move", seconds(ms)),
         }
     }
+}
+
+/// Milliseconds as seconds, with the decimals they need: `3`, `0.5`,
+/// `1.25` (exact: no binary fraction shows).
+fn seconds(ms: u64) -> String {
+    let (s, frac) = (ms / 1000, ms % 1000);
+    if frac == 0 {
+        return s.to_string();
+    }
+    let f = format!("{frac:03}");
+    format!("{s}.{}", f.trim_end_matches('0'))
 }
 
 /// The two sides' clocks.
@@ -231,7 +246,15 @@ mod tests {
     #[test]
     fn controls_in_words_and_in_range() {
         assert_eq!(TimeControl::Clock { base: 300_000, inc: 3000 }.text(), "5+3");
-        assert_eq!(TimeControl::Clock { base: 30_000, inc: 0 }.text(), "0.5+0");
+        // Issue 43, item 9: a base that is not whole minutes is in
+        // minutes and seconds (it was "0.16666666666666666+0").
+        assert_eq!(TimeControl::Clock { base: 10_000, inc: 0 }.text(), "0:10+0");
+        assert_eq!(TimeControl::Clock { base: 30_000, inc: 500 }.text(), "0:30+0.5");
+        assert_eq!(TimeControl::Clock { base: 90_000, inc: 2000 }.text(), "1:30+2");
+        assert_eq!(TimeControl::Clock { base: 6_000, inc: 0 }.text(), "0:06+0");
+        assert_eq!(TimeControl::Clock { base: 61_500, inc: 1 }.text(), "1:01.5+0.001");
+        assert_eq!(TimeControl::Clock { base: 3_600_000, inc: 0 }.text(), "60+0");
+        assert_eq!(TimeControl::Move { ms: 1500 }.text(), "1.5 s/move");
         assert_eq!(TimeControl::Move { ms: 30_000 }.text(), "30 s/move");
         assert_eq!(TimeControl::None.text(), "");
         assert_eq!(TimeControl::Move { ms: 1 }.clamped(), TimeControl::Move { ms: 100 });

@@ -99,6 +99,14 @@ impl OutboxRx {
     }
 }
 
+/// A browser that joined: its key and role, and the browsers that held
+/// the seat it took and watch from now on.
+pub struct Joined {
+    pub key: String,
+    pub role: Role,
+    pub demoted: Vec<u64>,
+}
+
 /// Who a browser is at this table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
@@ -206,19 +214,16 @@ impl Room {
 
     /// A browser joins with the key it had (`me`), if any: a seat's key
     /// takes that seat (the browser that opened the table has the host's);
-    /// anyone else watches. Returns its key and role.
-    pub fn join(
-        &mut self,
-        id: u64,
-        outbox: Outbox,
-        kick: oneshot::Sender<()>,
-        me: Option<&str>,
-    ) -> (String, Role) {
+    /// anyone else watches. The guest's seat is one browser's: the newest
+    /// to open its link takes it, and browsers that held it watch from then
+    /// on (see [`Joined::demoted`]). Returns its key and role.
+    pub fn join(&mut self, id: u64, outbox: Outbox, kick: oneshot::Sender<()>, me: Option<&str>) -> Joined {
         let key = match me {
             Some(k) if k == self.host_key || self.guest_key.as_deref() == Some(k) => k.to_string(),
             _ => token(),
         };
         let role = self.role(&key);
+        let demoted = if role == Role::Guest { self.demote(&key) } else { Vec::new() };
         let label = match role {
             Role::Host => "Host".to_string(),
             Role::Guest => "Guest".to_string(),
@@ -244,18 +249,50 @@ impl Room {
                 chat_at: Instant::now(),
             },
         );
-        (key, role)
+        Joined { key, role, demoted }
+    }
+
+    /// The browsers holding `key` now watch (a fresh key each); their ids.
+    fn demote(&mut self, key: &str) -> Vec<u64> {
+        let mut ids = Vec::new();
+        for (id, m) in self.members.iter_mut() {
+            if m.key == key {
+                m.key = token();
+                self.spectators += 1;
+                m.label = format!("Spectator {}", self.spectators);
+                ids.push(*id);
+            }
+        }
+        ids.sort_unstable();
+        ids
+    }
+
+    /// The browsers that hold `key` (a seat's, or a spectator's own).
+    pub fn ids_with_key(&self, key: &str) -> Vec<u64> {
+        let mut ids: Vec<u64> =
+            self.members.iter().filter(|(_, m)| m.key == key).map(|(id, _)| *id).collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// What a browser is told about itself: its role and name (the page's
+    /// label follows them as they change).
+    pub fn you(&self, id: u64) -> Option<Value> {
+        let m = self.members.get(&id)?;
+        Some(json!({"t": "you", "role": self.role(&m.key).text(), "name": m.shown()}))
     }
 
     pub fn leave(&mut self, id: u64) -> Option<Member> {
         self.members.remove(&id)
     }
 
-    /// Sets a browser's name (already checked); a seat keeps it.
+    /// Sets a browser's name (already checked), and that of every browser
+    /// with its key (a seat's holder in two windows); a seat keeps it.
     pub fn set_name(&mut self, id: u64, name: String) {
-        let Some(m) = self.members.get_mut(&id) else { return };
-        m.name = Some(name.clone());
-        let key = m.key.clone();
+        let Some(key) = self.members.get(&id).map(|m| m.key.clone()) else { return };
+        for m in self.members.values_mut().filter(|m| m.key == key) {
+            m.name = Some(name.clone());
+        }
         let role = self.role(&key);
         match role {
             Role::Host => self.host_name = Some(name),
@@ -265,18 +302,12 @@ impl Room {
     }
 
     /// The guest seat gets a new key (a new link); browsers holding the old
-    /// one watch from now on. The new key.
-    pub fn new_guest_key(&mut self) -> String {
+    /// one watch from now on. The new key and the browsers that watch now.
+    pub fn new_guest_key(&mut self) -> (String, Vec<u64>) {
         let old = self.guest_key.replace(token());
-        for m in self.members.values_mut() {
-            if old.as_deref() == Some(m.key.as_str()) {
-                m.key = token();
-                self.spectators += 1;
-                m.label = format!("Spectator {}", self.spectators);
-            }
-        }
+        let demoted = old.map(|k| self.demote(&k)).unwrap_or_default();
         self.guest_name = None;
-        self.guest_key.clone().expect("set")
+        (self.guest_key.clone().expect("set"), demoted)
     }
 
     /// Queues a message for one browser; one that does not read is
@@ -359,8 +390,8 @@ mod tests {
     fn browser(room: &mut Room, id: u64, me: Option<&str>) -> (String, Role, OutboxRx) {
         let (o, rx) = outbox();
         let (k, _) = oneshot::channel();
-        let (key, role) = room.join(id, o, k, me);
-        (key, role, rx)
+        let j = room.join(id, o, k, me);
+        (j.key, j.role, rx)
     }
 
     #[test]
@@ -371,21 +402,52 @@ mod tests {
         assert_eq!(role, Role::Host);
         let (_, role, _s) = browser(&mut r, 2, None);
         assert_eq!(role, Role::Spectator);
-        let guest = r.new_guest_key();
+        let (guest, none) = r.new_guest_key();
+        assert!(none.is_empty());
         let (k, role, _g) = browser(&mut r, 3, Some(&guest));
         assert_eq!((k.as_str(), role), (guest.as_str(), Role::Guest));
         // The host's key from another browser is the host.
         let (_, role, _h2) = browser(&mut r, 4, Some(&host));
         assert_eq!(role, Role::Host);
+        // A name goes to every browser of the seat.
+        r.set_name(4, "Host Two".into());
+        assert_eq!(r.member(1).unwrap().name.as_deref(), Some("Host Two"));
+        assert_eq!(r.you(1).unwrap(), json!({"t": "you", "role": "host", "name": "Host Two"}));
         // Freed: the old guest watches, its key no longer takes the seat.
         r.set_name(3, "Ann".into());
         assert_eq!(r.guest_name.as_deref(), Some("Ann"));
-        let fresh = r.new_guest_key();
+        let (fresh, demoted) = r.new_guest_key();
         assert_ne!(fresh, guest);
+        assert_eq!(demoted, vec![3]);
         assert_eq!(r.role(&r.member(3).unwrap().key.clone()), Role::Spectator);
+        assert_eq!(r.you(3).unwrap()["role"], "spectator");
         assert_eq!(r.guest_name, None);
         let (_, role, _x) = browser(&mut r, 5, Some(&guest));
         assert_eq!(role, Role::Spectator);
+    }
+
+    /// The guest's link opened in a second browser: the newest takes the
+    /// seat, the one before watches (two browsers never hold it at once).
+    #[test]
+    fn the_newest_browser_with_the_guest_link_takes_the_seat() {
+        let mut r = Room::new();
+        let (guest, _) = r.new_guest_key();
+        let (_, role, _a) = browser(&mut r, 1, Some(&guest));
+        assert_eq!(role, Role::Guest);
+        let (o, _b) = outbox();
+        let (k, _) = oneshot::channel();
+        let j = r.join(2, o, k, Some(&guest));
+        assert_eq!((j.role, j.demoted), (Role::Guest, vec![1]));
+        assert_eq!(r.ids_with_key(&guest), vec![2]);
+        assert_eq!(r.role(&r.member(1).unwrap().key.clone()), Role::Spectator);
+        // The host's link in two browsers is the host in both.
+        let hk = r.host_key.clone();
+        let (_, _, _h1) = browser(&mut r, 3, Some(&hk));
+        let (o, _h2) = outbox();
+        let (k, _) = oneshot::channel();
+        let j = r.join(4, o, k, Some(&hk));
+        assert_eq!((j.role, j.demoted), (Role::Host, vec![]));
+        assert_eq!(r.ids_with_key(&hk), vec![3, 4]);
     }
 
     #[test]

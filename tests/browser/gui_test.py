@@ -13,7 +13,12 @@ a stack's view and its analysis; the Connect Four analysis against
 options kept across game families; an error cleared by the next move;
 reviewing a game; the leaderboard with two named people; a networked game whose guest
 closes the browser and gets the seat back from a new browser session; no
-horizontal scrolling at 420 px. After each game it checks that the moves
+horizontal scrolling at 420 px. Then the defects of issue 41: a position of
+another game set up from any form, Stop and Undo clearing the engine
+panel, the labels and sides that follow the table (a loaded game's sides
+to invite, a renamed host, a freed guest, the guest link in two browsers,
+a name the other player has refused), an engine restarted, and pages
+refused (server busy, a wrong link) whose controls are off. After each game it checks that the moves
 the page shows and the moves clicked are the engine's GameString, and that
 a fresh engine accepts it. Screenshots (1400x1000 and 420x900) go to --out.
 
@@ -343,8 +348,8 @@ def shot(d, out, name, narrow=True):
     log('screenshot', name)
 
 
-def start_server(meeple, data_dir):
-    p = subprocess.Popen([meeple, '--data-dir', data_dir, 'gui', '--port', '0'],
+def start_server(meeple, data_dir, extra=()):
+    p = subprocess.Popen([meeple, '--data-dir', data_dir, 'gui', '--port', '0', *extra],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     for line in p.stdout:
         m = re.search(r'open (http\S+)', line)
@@ -522,7 +527,8 @@ def countdown(d, out):
     st = wait_for(d, lambda st: st['result'], 'the loss on time', timeout=30)
     assert 'ran out of time' in st['result']['text'], st['result']
     clock = d.find_element(By.CSS_SELECTOR, '.clock[data-side="0"]').text
-    assert clock in ('0:00.0', '-0:00.0') or clock.startswith('-'), clock
+    # With loss on time the clock stops at zero (it showed -0:00.0).
+    assert clock == '0:00.0', clock
     wait_for(d, lambda st: st['recorded'], 'the record')
     shot(d, out, 'connect4-lost-on-time', narrow=False)
     log('countdown: lost on time,', clock)
@@ -650,6 +656,233 @@ def leaderboard(d, out):
     log('leaderboard:', names, engines)
 
 
+# ----- issue 41: the defects a person meets ---------------------------------
+
+def wait_until(what, pred, timeout=30):
+    t = time.time()
+    while True:
+        v = pred()
+        if v:
+            return v
+        assert time.time() - t < timeout, f'timed out waiting for {what}'
+        time.sleep(0.05)
+
+
+def role_label(d):
+    return by_id(d, 'role').text
+
+
+def pasted_other_game(d, out):
+    """D1: "Set up a position" with a GameString of another game than the
+    form's: the pasted game decides (its engine strategy, not the form's
+    options), a note says so and the form follows; sides without colours
+    get neutral markers (D-small), and sides with colours theirs from the
+    first move on."""
+    setup_game(d, 'Connect4', [{'name': 'Alice'}, {'strategy': 'perfect', 'movetime': 100}])
+    dots = [e.value_of_css_property('background-color') for e in d.find_elements(By.CSS_SELECTOR, '#players .dot')]
+    assert dots == ['rgba(229, 57, 53, 1)', 'rgba(253, 216, 53, 1)'], dots
+    hive = 'Base;InProgress;White[2];wS1;bS1 wS1-'
+    set_up(d, hive)
+    st = wait_for(d, lambda st: st['note'], 'the note')
+    assert not message(d), message(d)
+    assert 'A Hive position set up from the Connect4 form' in by_id(d, 'note').text, by_id(d, 'note').text
+    assert 'alphabeta' in by_id(d, 'note').text, by_id(d, 'note').text
+    assert js(d, 'return meeple.S.st.players[1].strategy') == 'alphabeta'
+    wait_until('the form on Hive', lambda: by_id(d, 'family').get_attribute('value') == 'Hive')
+    assert by_id(d, 'player-1').get_attribute('value') == 'alphabeta'
+    # The game goes on: the person's move, then the engine's.
+    click_move(d, 'wQ -wS1')
+    wait_for(d, lambda st: st['board']['ply'] == 4, "the engine's answer")
+    shot(d, out, 'pasted-hive-on-connect4-form', narrow=False)
+    # Two people on the Hive form, a Mastermind position: no unknown option.
+    setup_game(d, 'Hive', [{'name': 'Alice'}, {'name': 'Bob'}])
+    set_up(d, 'Mastermind;InProgress;Breaker[2];1234;1B1W')
+    assert not message(d), message(d)
+    wait_until('the form on Mastermind', lambda: by_id(d, 'family').get_attribute('value') == 'Mastermind')
+    # Breaker and Maker have no colours: neutral markers, with their initial.
+    marks = [e.text for e in d.find_elements(By.CSS_SELECTOR, '#players .dot.neutral')]
+    assert marks == ['B', 'M'], marks
+    # An impossible feedback names what was typed (D8), at the maker's turn.
+    click_move(d, '5566')
+    wait_for(d, lambda st: st['board']['ply'] == 3, 'the guess')
+    set_value(by_id(d, 'move-text'), '2B3W')
+    press(d, 'play-text')
+    wait_until('the refusal', lambda: 'impossible feedback' in message(d))
+    assert '2B3W' in message(d) and '3B1W' not in message(d), message(d)
+    shot(d, out, 'mastermind-neutral-markers', narrow=True)
+    # A person's form keeps the whole "time per move" in view at 1400 px.
+    set_value(by_id(d, 'family'), 'Connect4')
+    set_value(by_id(d, 'player-1'), 'perfect')
+    set_value(by_id(d, 'time-1'), 'movetime')
+    fits = js(d, """const s = document.getElementById('time-1');
+        const c = document.createElement('canvas').getContext('2d');
+        c.font = getComputedStyle(s).font;
+        return c.measureText(s.options[s.selectedIndex].text).width + 16 <= s.clientWidth;""")
+    assert fits, 'the time select cuts "time per move"'
+    press(d, 'abandon')
+    log('pasted positions of other games: the pasted game decides')
+
+
+def stop_undo_and_words(d, out):
+    """D7: after Stop and Undo to the start the engine panel is empty; one
+    position is singular; an engine's clock is written once (in minutes
+    and seconds for a base of seconds); no think bar without an engine."""
+    engines = [{'strategy': 'perfect', 'movetime': 1500}, {'strategy': 'attack', 'movetime': 1500}]
+    setup_game(d, 'Connect4', engines, pause=50)
+    wait_for(d, lambda st: st['board']['ply'] >= 1 and st['searching'], 'a search after a move')
+    wait_until('the search in the panel', lambda: 'depth' in by_id(d, 'thinking').text)
+    press(d, 'stop')
+    while state(d)['history']:
+        press(d, 'undo')
+        n = len(state(d)['history'])
+        wait_for(d, lambda st: len(st['history']) < n or not st['history'], 'undone')
+    wait_for(d, lambda st: st['board']['ply'] == 0 and not st['searching'], 'the start')
+    assert by_id(d, 'thinking').text == '–', by_id(d, 'thinking').text
+    caption = by_id(d, 'caption').text
+    assert 'press Resume to let the engine move' in caption, caption
+    # One position, in words; an engine on a clock of 10 s.
+    js(d, """meeple.send({t: 'new', game_type: 'Connect4', pause: 0, players: [{kind: 'human', name: 'Alice'},
+        {kind: 'engine', strategy: 'perfect', time: {kind: 'clock', base: 10000, inc: 0}}]})""")
+    wait_for(d, lambda st: st['board'] and st['board']['ply'] == 0 and st['mine'], 'the clocked game')
+    who = by_id(d, 'player-box-1').text
+    assert who.count('0:10+0') == 1 and 'engine perfect' in who, who
+    assert '0.1666' not in who, who
+    assert not by_id(d, 'think-clock').is_displayed() or js(d, "return document.getElementById('think-clock').classList.contains('idle')")
+    js(d, """return import('/people.js').then((m) => m.onInfo({side: 1, line: 'info depth 1 nodes 1 pv 4'}))""")
+    text = by_id(d, 'thinking').text
+    assert '1 position' in text and '1 positions' not in text, text
+    press(d, 'abandon')
+    setup_game(d, 'Connect4', [{'name': 'Alice'}, {'name': 'Bob'}])
+    assert not by_id(d, 'think-clock').is_displayed(), 'an empty think bar without an engine'
+    press(d, 'abandon')
+    log('stop and undo clear the engine panel; words and clocks')
+
+
+def engine_children(server):
+    """The engine processes the server started (its children), oldest first."""
+    out = subprocess.run(['ps', '-o', 'pid=', '--ppid', str(server.pid), '--sort=start_time'],
+                         capture_output=True, text=True).stdout
+    return [int(x) for x in out.split()]
+
+
+def engine_restart(url, tmp, out, server):
+    """D7: after the engine restarts a person's move is taken and the page
+    says plainly that Resume lets the engine move; then it does."""
+    d = browser(tmp)
+    try:
+        before = set(engine_children(server))
+        d.get(url)
+        wait_until('the table', lambda: role_label(d))
+        mine = wait_until('its engine', lambda: [p for p in engine_children(server) if p not in before])
+        setup_game(d, 'Connect4', [{'name': 'Alice'}, {'strategy': 'perfect', 'movetime': 100}])
+        os.kill(mine[-1], 9)
+        wait_for(d, lambda st: 'The engine stopped unexpectedly' in (st['note'] or ''), 'the restart note')
+        click_move(d, '4')
+        wait_for(d, lambda st: st['board']['ply'] == 1, 'the move')
+        caption = by_id(d, 'caption').text
+        assert 'press Resume to let the engine move' in caption, caption
+        assert 'primary' in by_id(d, 'resume').get_attribute('class')
+        shot(d, out, 'engine-restarted', narrow=True)
+        press(d, 'resume')
+        wait_for(d, lambda st: st['board']['ply'] == 2, "the engine's move after Resume")
+        log('engine restart: the page says to press Resume')
+    finally:
+        d.quit()
+
+
+def refused_pages(meeple, tmp, out):
+    """D9: a page refused (the server busy, a wrong link) says so and what
+    to do, and no control looks usable."""
+    server, url = start_server(meeple, os.path.join(tmp, 'busy-data'), ['--max-engines', '1'])
+    a, b = browser(tmp), browser(tmp)
+    controls = ['new-game', 'stop', 'resume', 'undo', 'abandon', 'analyse', 'start']
+
+    def refused(d, words):
+        wait_until('the refusal', lambda: by_id(d, 'fatal').is_displayed() and words in by_id(d, 'fatal').text)
+        on = [c for c in controls if by_id(d, c).is_enabled()]
+        assert not on, f'{words}: {on} look usable'
+        assert 'Nothing on this page works' in by_id(d, 'fatal').text, by_id(d, 'fatal').text
+    try:
+        a.get(url)
+        wait_until('the only table', lambda: role_label(a))
+        assert by_id(a, 'new-game').is_enabled()
+        b.get(url)
+        refused(b, 'The server is busy')
+        assert b.find_elements(By.ID, 'new-table'), 'no way to a new table'
+        shot(b, out, 'refused-busy', narrow=True)
+        b.get('about:blank')
+        b.get(re.sub(r'#.*', '#room=' + '0' * 32, url))
+        refused(b, 'the link is wrong')
+        log('refused pages: controls off, what to do said')
+    finally:
+        for d in (a, b):
+            d.quit()
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def roles_names_and_sides(url, tmp, out, data_dir):
+    """D4, D6, issue 43 item 2 and the guest link in two browsers: Invite
+    offers the sides of the game on the table (a loaded Hive game on a
+    Connect Four form); the top label follows renames and seats; a guest
+    cannot take the host's name; the link opened in a second browser gives
+    it the seat and the first watches, each told so."""
+    host, g1, g2 = browser(tmp), browser(tmp), browser(tmp)
+    try:
+        host.get(url)
+        wait_until('the table', lambda: role_label(host))
+        set_name(host, 'Hosty')
+        wait_until('the host label', lambda: role_label(host) == 'Hosty (host)')
+        setup_game(host, 'Hive', [{}, {}])
+        click_move(host, 'wS1')
+        save(host, data_dir, 'bt-hive-sides')
+        setup_game(host, 'Connect4', [{}, {}])
+        load(host, 'bt-hive-sides')
+        wait_for(host, lambda st: st['board']['family'] == 'Hive', 'the loaded Hive game')
+        assert by_id(host, 'family').get_attribute('value') == 'Connect4'
+        sides = [o.text for o in host.find_elements(By.CSS_SELECTOR, '#invite-side option')]
+        assert sides == ['White', 'Black'], sides
+        Select(by_id(host, 'invite-side')).select_by_visible_text('Black')
+        press(host, 'invite')
+        wait_for(host, lambda st: st['you'] == [1], 'the host on Black')
+        assert js(host, 'return meeple.S.st.host_side') == 1
+        assert '(you)' in by_id(host, 'player-box-1').text
+        link = wait_until('the invitation', lambda: host.find_elements(By.ID, 'invite-link')
+                          and by_id(host, 'invite-link').get_attribute('value'))
+        g1.get(link)
+        wait_for(g1, lambda st: st['you'] == [0], 'the guest seat')
+        set_name(g1, 'Guesty')
+        wait_until('the guest label', lambda: role_label(g1) == 'Guesty (guest)')
+        # The guest cannot take the host's name (in another case either).
+        set_name(g1, 'HOSTY')
+        wait_until('the refusal', lambda: 'choose another name' in message(g1))
+        assert role_label(g1) == 'Guesty (guest)', role_label(g1)
+        wait_for(host, lambda st: js(host, 'return meeple.S.st.sides[0].name') == 'Guesty', "the guest's name")
+        # The host renames: its label follows.
+        set_name(host, 'Hosta')
+        wait_until('the renamed host', lambda: role_label(host) == 'Hosta (host)')
+        # The same link in a second browser: it has the seat, the first watches.
+        g2.get(link)
+        wait_for(g2, lambda st: st['you'] == [0], 'the seat in the second browser')
+        wait_for(g1, lambda st: st['you'] == [] and st['role'] == 'spectator', 'the first browser watching')
+        wait_until('the first told', lambda: 'taken by the same invitation link' in message(g1))
+        assert role_label(g1) == 'Guesty (spectator)', role_label(g1)
+        assert role_label(g2).endswith('(guest)'), role_label(g2)
+        shot(g1, out, 'guest-seat-taken', narrow=True)
+        # The host frees the seat: the holder's label says it watches.
+        press(host, 'free')
+        wait_for(g2, lambda st: st['role'] == 'spectator', 'the freed guest watching')
+        wait_until('the freed label', lambda: role_label(g2).endswith('(spectator)'))
+        assert 'freed your seat' in message(g2), message(g2)
+        log('roles, names and sides follow the table')
+    finally:
+        for d in (host, g1, g2):
+            try:
+                d.quit()
+            except WebDriverException:
+                pass
+
+
 def networked_game(url, tmp, out, helper, rng):
     host, guest, spec = browser(tmp), browser(tmp), browser(tmp)
     try:
@@ -751,6 +984,8 @@ def main():
                 ('hive', lambda: hive_pictures(d, a.out)),
                 ('analysis', lambda: connect4_analysis(d, a.out, helper)),
                 ('leaderboard', lambda: leaderboard(d, a.out)),
+                ('pasted', lambda: pasted_other_game(d, a.out)),
+                ('stopundo', lambda: stop_undo_and_words(d, a.out)),
             ]
             for name, step in steps:
                 if not a.only or name in a.only:
@@ -761,6 +996,12 @@ def main():
             d.quit()
         if not a.only or 'networked' in a.only:
             networked_game(url, tmp, a.out, helper, rng)
+        if not a.only or 'roles' in a.only:
+            roles_names_and_sides(url, tmp, a.out, data_dir)
+        if not a.only or 'restart' in a.only:
+            engine_restart(url, tmp, a.out, server)
+        if not a.only or 'refused' in a.only:
+            refused_pages(a.meeple, tmp, a.out)
         log(f'browser test: ok in {time.time() - t0:.0f} s')
     finally:
         helper.close()

@@ -75,6 +75,7 @@ pub fn board_view(g: &Connect4) -> BoardView {
         marks: Vec::new(),
         scores: None,
         forfeit: None,
+        side_colours: Some(COLOURS.map(String::from)),
         caption,
         text: String::new(),
     }

@@ -96,6 +96,7 @@ pub fn board_view(g: &Hive) -> BoardView {
         marks: Vec::new(),
         scores: None,
         forfeit: None,
+        side_colours: Some(COLOURS.map(String::from)),
         caption,
         text: String::new(),
     }

@@ -140,11 +140,7 @@ impl Mastermind {
     fn feedback_error(&self, guess: Code, f: Feedback) -> Option<String> {
         let s = &self.spec;
         if !s.feedback_possible(f) {
-            return Some(format!(
-                "impossible feedback {f}: black + white must not exceed {} and {} black with 1 white cannot happen",
-                s.pegs,
-                s.pegs - 1
-            ));
+            return Some(impossible_feedback(s.pegs, f));
         }
         if let Some(secret) = self.secret {
             let t = s.score(guess, secret);
@@ -160,6 +156,27 @@ impl Mastermind {
             )),
         }
     }
+}
+
+/// Why a feedback no code can give is impossible, naming the feedback
+/// given and only what is wrong with it.
+fn impossible_feedback(pegs: u8, f: Feedback) -> String {
+    let (black, white) = (f.black as u32, f.white as u32);
+    let p = pegs as u32;
+    if black + white > p {
+        return format!(
+            "impossible feedback {f}: {black} black + {white} white make {} key pegs, more than the {p} pegs of a code",
+            black + white
+        );
+    }
+    // The one other impossible feedback: all pegs but one black, the last white.
+    if p == 1 {
+        return format!("impossible feedback {f}: a one-peg code scores black or nothing, never white");
+    }
+    format!(
+        "impossible feedback {f}: with {black} of the {p} pegs black, the last one cannot be white \
+         (the one peg of the secret left is in its place: a match there is black)"
+    )
 }
 
 impl Game for Mastermind {

@@ -93,6 +93,7 @@ pub fn board_view(g: &Mastermind) -> BoardView {
         marks,
         scores,
         forfeit: forfeit_scores(g),
+        side_colours: None,
         caption,
         text: String::new(),
     }

@@ -13,18 +13,46 @@
 
 import { $, h, clear, fill } from './dom.js';
 import { S, myTurn, over } from './state.js';
-import { connect, send, newTableLink } from './net.js';
+import { connect, send, newTableLink, forgetSeat } from './net.js';
 import { drawBoard, drawHands, showStack } from './board.js';
 import { legend } from './bugs.js';
 import { setTree, walk, options, choose, boardChoices, renderBuilder, onLevel, findPath, wireInput } from './input.js';
 import { tickClocks } from './clocks.js';
 import { shownBoard, columnScores, renderAnalysis, renderReview, renderGameString, onReview, reviewTo, wireAnalysis } from './analysis.js';
 import { buildSetup, renderSetup, fillSaves, newGame, wireSetup } from './setup.js';
-import { renderPlayers, onInfo, renderThinking, clearThinking, renderResult, renderMatch, addChat, renderLeaderboard, askLeaderboard, wirePeople, myName } from './people.js';
+import { renderPlayers, onInfo, renderThinking, clearThinking, renderResult, renderMatch, addChat, renderLeaderboard, askLeaderboard, wirePeople, myName, nameAccepted } from './people.js';
 
 function setStatus(text, cls) {
   $('status').textContent = text;
   $('status').className = 'status ' + (cls || '');
+  // Connected, or not (reconnecting, refused): the controls follow.
+  S.online = cls === 'ok';
+  renderControls();
+}
+
+// Who this browser is at the table, in the top bar: its name and role,
+// as they change (renamed, freed from its seat, its seat taken elsewhere).
+function renderRole() {
+  const role = (S.st && S.st.me && S.st.me.role) || S.role;
+  if (role) S.role = role;
+  const el = $('role');
+  el.textContent = role ? `${S.myName || ''} (${role === 'player' ? 'guest' : role})` : '';
+  el.dataset.role = role || '';
+}
+
+// Without a connection to a table (refused, closed, reconnecting) no
+// control does anything: none looks as if it did. Controls switched off
+// here are switched on again once connected (their own rules then apply).
+function renderControls() {
+  const live = S.online && !S.fatal;
+  for (const el of document.querySelectorAll('[data-offline]')) {
+    el.disabled = false;
+    delete el.dataset.offline;
+  }
+  if (live) return;
+  for (const el of document.querySelectorAll('header button, header input, main button, main input, main select, main textarea')) {
+    if (!el.disabled) { el.disabled = true; el.dataset.offline = '1'; }
+  }
 }
 
 function showMessage(text, notice) {
@@ -36,9 +64,8 @@ function onMessage(m) {
   if (S.anim && (m.t === 'state' || m.t === 'moved')) { S.queue.push(m); return; }
   switch (m.t) {
     case 'welcome':
-      S.me = m.me; S.role = m.role; S.games = m.games; S.limits = m.limits;
-      $('role').textContent = `${m.name} (${m.role === 'player' ? 'guest' : m.role})`;
-      $('role').dataset.role = m.role;
+      S.me = m.me; S.role = m.role; S.games = m.games; S.limits = m.limits; S.myName = m.name;
+      renderRole();
       clear($('chat'));
       (m.chat || []).forEach(addChat);
       buildSetup();
@@ -50,6 +77,14 @@ function onMessage(m) {
       break;
     case 'info': onInfo(m); break;
     case 'thinking': clearThinking(); break;
+    case 'you':
+      // This browser's role or name changed: a spectator's page forgets
+      // the seat it held, so that a reload does not take it back.
+      if (S.role !== 'spectator' && m.role === 'spectator') forgetSeat();
+      S.role = m.role; S.myName = m.name;
+      nameAccepted(m.name);
+      render();
+      break;
     case 'chat': addChat(m); break;
     case 'saves': fillSaves(m.list); break;
     case 'tree': onLevel(m); break;
@@ -77,6 +112,12 @@ function applyState(st) {
 }
 
 function render() {
+  renderRole();
+  draw();
+  renderControls();
+}
+
+function draw() {
   const st = S.st;
   renderSetup();
   renderPlayers();
@@ -94,7 +135,8 @@ function render() {
   $('note').textContent = note || '';
   const b = shownBoard();
   if (!st || !b) {
-    $('caption').textContent = S.role === 'host' ? 'Choose a game and press New game.' : 'Waiting for the host to start a game.';
+    $('caption').textContent = S.fatal ? 'Not connected to a table: see the message above.'
+      : S.role === 'host' ? 'Choose a game and press New game.' : 'Waiting for the host to start a game.';
     clear($('board')); $('board-text').textContent = '';
     drawHands(null, new Map(), [], () => {});
     renderBuilder([]);
@@ -105,8 +147,12 @@ function render() {
   let caption = b.caption || `${b.sides[b.turn]} to move`;
   if (S.review) caption = `Reviewing: ${caption}`;
   else if (st.result) caption = st.result.text;
+  else if (st.paused && !over(b) && st.players[b.turn].kind === 'engine') {
+    // Stopped, undone to the engine's move, or its engine restarted: say
+    // what makes it move.
+    caption += S.role === 'host' ? ' (paused: press Resume to let the engine move)' : ' (paused: the host resumes the game)';
+  } else if (myTurn()) caption += st.paused ? ': your move (the clocks are paused)' : ': your move';
   else if (st.paused && !over(b)) caption += ' (paused)';
-  else if (myTurn()) caption += ': your move';
   $('caption').textContent = caption;
   $('caption').dataset.state = st.result ? 'over' : b.state;
   const opts = S.review ? [] : options();
@@ -175,12 +221,17 @@ function animate(m) {
 }
 
 function fatal(text) {
+  S.fatal = true;
   setStatus('closed', 'bad');
   const box = clear($('fatal'));
   box.hidden = false;
   box.appendChild(h('p', {}, text));
   const link = newTableLink();
+  box.appendChild(h('p', { class: 'small' }, link
+    ? 'Nothing on this page works until it reaches a table: start a new one, or open a link the host gives you.'
+    : 'Nothing on this page works until it reaches a table: open the link `meeple gui` printed, or an invitation from the host.'));
   if (link) box.appendChild(h('a', { href: link, id: 'new-table', onclick: () => setTimeout(() => location.reload(), 50) }, 'Start a new table'));
+  render();
 }
 
 window.addEventListener('DOMContentLoaded', () => {
@@ -191,6 +242,7 @@ window.addEventListener('DOMContentLoaded', () => {
   wirePeople();
   wireAnalysis((gs) => newGame(gs));
   window.addEventListener('hashchange', () => location.reload());
+  renderControls();
   setInterval(tickClocks, 200);
   connect({ message: onMessage, status: setStatus, fatal });
 });

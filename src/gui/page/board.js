@@ -33,11 +33,19 @@ function findPiece(b, id) {
   return null;
 }
 
+// A side's colour, as the board says (`side_colours`); null for sides
+// without one (Mastermind's Breaker and Maker: their pegs are not theirs).
 export function sideColour(b, side) {
-  if (!b) return '#888';
-  for (const c of b.cells || []) for (const p of c.pieces) if (p.side === side) return p.colour;
-  for (const p of (b.hands || [])[side] || []) return p.colour;
-  return side === 0 ? '#e53935' : '#fdd835';
+  return (b && b.side_colours && b.side_colours[side]) || null;
+}
+
+// A side's marker beside its player: a dot in its colour, or for sides
+// without a colour a neutral one with the side's initial.
+export function sideMarker(b, side) {
+  const colour = sideColour(b, side);
+  if (colour) return h('span', { class: 'dot', dataset: { side }, style: { background: colour } });
+  const name = (b && b.sides && b.sides[side]) || '';
+  return h('span', { class: 'dot neutral', dataset: { side }, title: name }, name.slice(0, 1));
 }
 
 // What a selection puts on a cell while a move is being built.
@@ -48,7 +56,7 @@ function ghostFor(b, cellId, taken) {
     if (s.kind === 'symbol' && s.cell === cellId) return { colour: s.colour || '#888', label: s.symbol, name: s.label };
     if (s.kind === 'cell' && s.cell === cellId) {
       const p = findPiece(b, piece);
-      return p ? Object.assign({}, p) : { colour: sideColour(b, b.turn), label: '' };
+      return p ? Object.assign({}, p) : { colour: sideColour(b, b.turn) || '#888', label: '' };
     }
   }
   return null;

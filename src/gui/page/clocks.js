@@ -18,7 +18,9 @@ export function clockOf(side) {
     if (!running) return { text: '', cls: 'idle' };
     return { text: clockText(c.used[side] + since).replace(/\.\d$/, ''), cls: 'up running' };
   }
-  const now = running ? left - since : left;
+  let now = running ? left - since : left;
+  // With loss on time a clock stops at zero: the side has lost.
+  if (c.flag && now < 0) now = 0;
   let cls = running ? 'running' : 'idle';
   if (now <= 0) cls += ' out';
   else if (now < 10000) cls += ' low';
@@ -35,6 +37,11 @@ export function tickClocks() {
   }
   const st = S.st;
   const bar = $('think-bar'), txt = $('think-text');
+  // The bar shows an engine's search: it is gone without an engine in the
+  // game, and keeps its place (empty) between the engine's searches.
+  const engines = !!(st && st.board && !st.result && st.players.some((p) => p.kind === 'engine'));
+  $('think-clock').hidden = !engines;
+  $('think-clock').classList.toggle('idle', !(engines && st.searching));
   if (!st || !st.searching || st.result) {
     bar.style.width = '0';
     txt.textContent = '';

@@ -81,6 +81,15 @@ function remember(m) {
   }
 }
 
+// This browser no longer holds a seat (freed, or taken by the link opened
+// elsewhere): its stored key and its address become a spectator's.
+export function forgetSeat() {
+  if (!S.table) return;
+  localStorage.removeItem(seatStore(S.table));
+  history.replaceState(null, '', `#room=${S.table}`);
+  S.link = parseLink();
+}
+
 export function send(msg) {
   if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify(msg));
 }

@@ -5,13 +5,21 @@
 import { $, h, clear } from './dom.js';
 import { S, over } from './state.js';
 import { send } from './net.js';
-import { sideColour } from './board.js';
-import { scoreWords, levelWords } from './words.js';
+import { sideMarker } from './board.js';
+import { scoreWords, levelWords, plural } from './words.js';
 
 const NAME_STORE = 'meeple-name';
 
 export function myName() {
   return localStorage.getItem(NAME_STORE) || '';
+}
+
+// The table took a name: it is kept for next time if it is the one asked
+// for (a name refused, say because the other player has it, is not).
+let askedName = null;
+export function nameAccepted(name) {
+  if (askedName !== null && name === askedName) localStorage.setItem(NAME_STORE, name);
+  askedName = null;
 }
 
 // Fields of `info` lines, the later ones over the earlier.
@@ -45,9 +53,10 @@ export function renderPlayers() {
     const who = p.kind === 'engine'
       ? `engine ${p.name} · ${levelWords(p.level)}`
       : p.name + (p.holder ? ` · ${p.holder}${p.connected ? '' : ' (away)'}` : '');
-    const tc = st.clocks && st.clocks.text[i] ? ` · ${st.clocks.text[i]}` : '';
+    // An engine's level already says its clock.
+    const tc = st.clocks && st.clocks.text[i] && !/^clock /.test(p.level || '') ? ` · ${st.clocks.text[i]}` : '';
     const d = h('div', { class: 'player' + (turn ? ' turn' : ''), id: 'player-box-' + i },
-      h('span', { class: 'dot', style: { background: sideColour(b, i) } }),
+      sideMarker(b, i),
       h('div', { class: 'who-box' },
         h('b', {}, name, st.me.you.includes(i) ? ' (you)' : ''),
         h('span', { class: 'who', dataset: { side: i } }, who + tc)),
@@ -56,24 +65,36 @@ export function renderPlayers() {
   });
 }
 
-// The engine's search, as it goes, in words.
+// The engine's search, as it goes, in words. A search belongs to the
+// position it searched (its game and ply).
 export function onInfo(m) {
-  if (S.infoSide !== m.side) { S.info = {}; S.infoSide = m.side; }
+  const st = S.st;
+  const at = st && st.board ? `${st.game_no}:${st.board.ply}` : '';
+  if (S.infoSide !== m.side || S.info.at !== at) { S.info = { at }; S.infoSide = m.side; }
   S.info.lines = (S.info.lines || []).concat([m.line]).slice(-8);
   renderThinking();
+}
+
+// True while the search shown is of the position on the board, or of the
+// one just before (the engine's move it chose): not after an undo or in
+// another game.
+function thinkingIsCurrent(st) {
+  if (!S.info.at) return false;
+  const [game, ply] = S.info.at.split(':').map(Number);
+  return game === st.game_no && (ply === st.board.ply || ply === st.board.ply - 1);
 }
 
 export function renderThinking() {
   const st = S.st;
   const box = clear($('thinking'));
-  if (!st || !st.board || !S.info.lines || st.result) { box.textContent = '–'; return; }
+  if (!st || !st.board || !S.info.lines || st.result || !thinkingIsCurrent(st)) { box.textContent = '–'; return; }
   const f = parseInfo(S.info.lines);
   const b = st.board;
   const mover = b.sides[S.infoSide], other = b.sides[1 - S.infoSide];
   const ctx = { family: b.family, ply: b.ply, cells: b.geometry.kind === 'square' ? b.geometry.cols * b.geometry.rows : 0 };
   const parts = [];
   if (f.depth) parts.push('depth ' + f.depth);
-  if (f.nodes) parts.push(Number(f.nodes).toLocaleString('en') + ' positions');
+  if (f.nodes) parts.push(plural(Number(f.nodes), 'position', Number(f.nodes).toLocaleString('en')));
   box.appendChild(h('div', {}, `${mover}: ` + parts.join(' · ')));
   if (f.score) box.appendChild(h('div', { class: 'score-words' }, scoreWords(f.score, mover, other, ctx)));
   if (f.pv) box.appendChild(h('div', { class: 'dim' }, 'line: ' + f.pv.split(';').join(' ')));
@@ -169,7 +190,7 @@ export function wirePeople() {
   const setName = () => {
     const v = input.value.trim();
     if (!v) return;
-    localStorage.setItem(NAME_STORE, v);
+    askedName = v;
     send({ t: 'name', name: v });
   };
   input.addEventListener('change', setName);

@@ -73,7 +73,6 @@ export function familyChanged() {
     box.appendChild(l);
   }
   const sides = clear($('side-setup'));
-  const inv = clear($('invite-side'));
   g.sides.forEach((name, i) => {
     const strategies = g.strategies.map((s) => h('option', { value: s }, `engine: ${s}`));
     const who = h('select', { id: 'player-' + i, dataset: { side: i }, onchange: () => sideChanged(i) },
@@ -90,8 +89,8 @@ export function familyChanged() {
         h('label', { class: 'f-clock' }, '+ s a move', h('input', { id: 'inc-' + i, type: 'number', min: 0, value: 3 })),
         h('label', { class: 'f-permove' }, 's a move', h('input', { id: 'permove-' + i, type: 'number', min: 1, value: 30 }))));
     sides.appendChild(box);
-    inv.appendChild(h('option', { value: i }, name));
   });
+  renderInviteSides();
   if (g.sides.length > 1) $('player-1').value = g.strategies[0];
   $('name-0').value = myName();
   g.sides.forEach((_, i) => sideChanged(i));
@@ -175,8 +174,11 @@ export function newGame(gameType) {
   const type = gameType || (g.family === 'Mastermind' ? mastermindType() : $('game-type').value.trim());
   const rounds = g.family === 'Mastermind' ? parseInt($('rounds').value, 10) || 1 : 1;
   S.review = null;
+  // A pasted GameString may be of another game: the table then takes that
+  // game's defaults (it knows the form's family) and the form follows.
+  S.pasted = gameType ? { gameNo: S.st ? S.st.game_no : 0 } : null;
   send({
-    t: 'new', game_type: type, options, players, rounds,
+    t: 'new', game_type: type, family: g.family, options, players, rounds,
     pause: parseInt($('pause').value, 10) || 0,
     flag: $('flag').checked,
     engine: { threads: parseInt($('threads').value, 10) || 1, hash: parseInt($('hash').value, 10) || null },
@@ -196,17 +198,37 @@ export function fillSaves(list) {
   }
 }
 
-// The host's form, or what is played for the others.
+// After a position of another game was set up, the form switches to that
+// game, with its sides played as the table plays them.
+function followPasted(st) {
+  if (!S.pasted || !st.setup || st.game_no <= S.pasted.gameNo) return;
+  S.pasted = null;
+  if (st.setup.family === $('family').value) return;
+  const keep = [0, 1].map((i) => ({ name: $('name-' + i) && $('name-' + i).value }));
+  $('family').value = st.setup.family;
+  familyChanged();
+  st.setup.players.forEach((p, i) => {
+    const sel = $('player-' + i);
+    if (!sel) return;
+    sel.value = p.kind === 'engine' && [...sel.options].some((o) => o.value === p.strategy) ? p.strategy : 'human';
+    if (p.kind !== 'engine' && keep[i].name) $('name-' + i).value = keep[i].name;
+    sideChanged(i);
+  });
+}
+
+// The host's form, or what is played for the others (before this page
+// knows its role, as for a page refused, it stays as it is).
 export function renderSetup() {
   const st = S.st;
   const host = S.role === 'host';
-  $('setup-form').hidden = !host;
-  $('table-box').hidden = !host;
-  $('setup-summary').textContent = host ? 'New game' : 'The game';
-  for (const id of ['new-game', 'undo', 'stop', 'resume', 'abandon']) $(id).hidden = !host;
+  const other = !!S.role && !host;
+  $('setup-form').hidden = other;
+  $('table-box').hidden = other;
+  $('setup-summary').textContent = other ? 'The game' : 'New game';
+  for (const id of ['new-game', 'undo', 'stop', 'resume', 'abandon']) $(id).hidden = other;
   const view = clear($('setup-view'));
-  view.hidden = host;
-  if (!host) {
+  view.hidden = !other;
+  if (other) {
     if (!st || !st.setup) view.appendChild(h('p', {}, 'Waiting for the host to start a game.'));
     else {
       const s = st.setup;
@@ -214,23 +236,41 @@ export function renderSetup() {
       (st.board ? st.board.sides : ['first', 'second']).forEach((side, i) => {
         const p = st.sides[i];
         const who = p.kind === 'engine' ? `engine ${p.name} (${levelWords(p.level)})` : p.name;
-        const tc = st.clocks && st.clocks.text[i] ? `, clock ${st.clocks.text[i]}` : '';
+        const tc = st.clocks && st.clocks.text[i] && !/^clock /.test(p.level || '') ? `, clock ${st.clocks.text[i]}` : '';
         view.appendChild(h('p', {}, `${side}: ${who}${tc}`));
       });
       if (s.flag) view.appendChild(h('p', {}, 'Loss on time.'));
     }
   }
   if (!st) return;
+  followPasted(st);
   $('stop').disabled = !host || !st.board || !!st.result || (st.paused && !st.searching);
   $('resume').disabled = !host || !st.paused || !!st.result;
+  $('resume').classList.toggle('primary', host && st.paused && !st.result && !!st.board);
   $('undo').disabled = !host || !st.history.length;
   $('abandon').disabled = !host || !st.board;
   $('resign').hidden = !(st.board && !st.result && st.me.you.length && !st.match);
   renderInvite();
 }
 
+// "I play": the sides of the game on the table (a loaded game or a pasted
+// position may be of another game than the form's), else the form's.
+function renderInviteSides() {
+  const st = S.st;
+  const g = currentFamily();
+  const sides = st && st.board ? st.board.sides : g ? g.sides : [];
+  const sel = $('invite-side');
+  if (sel.dataset.sides === sides.join('|')) return;
+  const keep = sel.value;
+  clear(sel);
+  sides.forEach((name, i) => sel.appendChild(h('option', { value: i }, name)));
+  sel.value = keep && keep < sides.length ? keep : '0';
+  sel.dataset.sides = sides.join('|');
+}
+
 function renderInvite() {
   const st = S.st;
+  renderInviteSides();
   const box = clear($('invite-links'));
   $('free').hidden = !(st && st.room);
   if (!st || !st.room || S.role !== 'host') return;

@@ -10,7 +10,8 @@ export function connect4Score(s, ply, cells) {
   return { who: 'other', moves: k - Math.ceil(ply / 2) };
 }
 
-const plural = (n, w) => `${n} ${w}${n === 1 ? '' : 's'}`;
+// `1 move`, `2 moves` (the number written as `shown`, if given).
+export const plural = (n, w, shown) => `${shown === undefined ? n : shown} ${w}${n === 1 ? '' : 's'}`;
 
 // One engine score (`cp 32`, `exact -3`, `mate 4`, `lowerbound 2`, `win`)
 // in words, for `mover` (the side that searched) against `other`.
@@ -81,13 +82,14 @@ export function columnWords(text, ply, cells) {
   return text;
 }
 
-// Milliseconds as a clock shows them: 4:05, 0:09.3 under 10 s, -0:02.
+// Milliseconds as a clock shows them: 4:05, 0:09.3 under 10 s, -0:02;
+// never `-0:00.0` (a time over by less than shows is no time).
 export function clockText(ms) {
-  const neg = ms < 0;
   const a = Math.abs(ms);
   const m = Math.floor(a / 60000), s = (a % 60000) / 1000;
-  const secs = a < 10000 ? s.toFixed(1).padStart(4, '0') : String(Math.floor(s)).padStart(2, '0');
-  return (neg ? '-' : '') + `${m}:${secs}`;
+  const secs = a < 10000 ? (Math.floor(s * 10) / 10).toFixed(1).padStart(4, '0') : String(Math.floor(s)).padStart(2, '0');
+  const text = `${m}:${secs}`;
+  return ms < 0 && /[1-9]/.test(text) ? '-' + text : text;
 }
 
 // An engine's level in words (`movetime 300` -> `0.3 s a move`).

@@ -55,6 +55,59 @@ impl Setup {
     }
 }
 
+/// The players of a position set up from a GameString of another family
+/// than the one the form was filled in for (`form`): the pasted game
+/// decides. Its engines play `family`'s default `strategy` (the form's
+/// strategies are another game's), people stay people, limits and clocks
+/// stay; the form's options are another game's and are left out, and a
+/// match of rounds is a single game. A note says so.
+pub fn for_pasted_family(
+    form: &str,
+    family: &str,
+    players: [PlayerCfg; 2],
+    strategy: Option<&str>,
+) -> ([PlayerCfg; 2], String) {
+    let mut engines = false;
+    let players = players.map(|mut p| {
+        if p.is_engine() {
+            engines = true;
+            p.strategy = strategy.unwrap_or_default().to_string();
+        }
+        p
+    });
+    let form = crate::text::clip(form);
+    let mut note =
+        format!("A {family} position set up from the {form} form: the {form} options are left out");
+    if engines {
+        note.push_str(&format!(
+            ", and the engine plays {family}'s default strategy ({})",
+            strategy.unwrap_or("?")
+        ));
+    }
+    note.push_str(&format!(". Choose {family} in the form to set its options."));
+    (players, note)
+}
+
+/// True if two names are the same person in the results database (its
+/// Unicode normalisation and case folding), so a name that would void a
+/// result is refused when it is given.
+pub fn same_person(a: &str, b: &str) -> bool {
+    crate::results::same_person(a, b)
+}
+
+/// A name refused because the other player has it.
+fn clash(name: &str, other: &str) -> String {
+    let (name, other) = (crate::text::clip(name), crate::text::clip(other));
+    if name == other {
+        format!("the other player is already called '{other}': choose another name")
+    } else {
+        format!(
+            "'{name}' is the same name as the other player's, '{other}' (names that differ only in case or in invisible \
+             characters are one person): choose another name"
+        )
+    }
+}
+
 /// Checks the players the page sets up: their kinds and people's names.
 pub fn check_players(players: &[PlayerCfg; 2]) -> Result<(), String> {
     for p in players {
@@ -140,27 +193,82 @@ impl Lineup {
             .collect()
     }
 
+    /// The lineup of a new game of `players` at a table whose host holds
+    /// `host_seat` (before it starts: for checking names).
+    pub fn of_players(players: &[PlayerCfg; 2], host_seat: Option<usize>) -> Lineup {
+        let setup = Setup {
+            game_type: String::new(),
+            family: String::new(),
+            options: BTreeMap::new(),
+            players: players.clone(),
+            pause: Duration::ZERO,
+            flag: false,
+            rounds: 1,
+        };
+        Lineup { setup: Some(setup), round: 0, host_seat }
+    }
+
     /// A person's name on `side` (for the page and the results).
     pub fn person_name(&self, side: usize, room: &Room) -> String {
+        self.name_with(side, room.host_name.as_deref(), room.guest_name.as_deref())
+    }
+
+    /// A person's name on `side` if the host and the guest were named
+    /// `host` and `guest`.
+    fn name_with(&self, side: usize, host: Option<&str>, guest: Option<&str>) -> String {
         let p = rounds::side_of(side, self.round);
         let cfg = self.player(side);
         if let Some(h) = self.host_seat {
-            return if p == h {
-                room.host_name.clone().unwrap_or_else(|| "Host".into())
-            } else {
-                room.guest_name.clone().unwrap_or_else(|| "Guest".into())
-            };
+            return if p == h { host.unwrap_or("Host") } else { guest.unwrap_or("Guest") }.to_string();
         }
         if !cfg.name.trim().is_empty() {
             return cfg.name.trim().to_string();
         }
         let first_person =
             self.setup.as_ref().and_then(|s| s.players.iter().position(|x| !x.is_engine())).unwrap_or(0);
-        match (p == first_person, &room.host_name) {
-            (true, Some(n)) => n.clone(),
+        match (p == first_person, host) {
+            (true, Some(n)) => n.to_string(),
             (true, None) => "Anonymous".into(),
             (false, _) => "Anonymous 2".into(),
         }
+    }
+
+    /// Refuses two people of this lineup with the same name (one person
+    /// cannot hold both seats of a result), the host and the guest named
+    /// `host` and `guest`.
+    pub fn check_names(&self, host: Option<&str>, guest: Option<&str>) -> Result<(), String> {
+        let people: Vec<String> =
+            (0..2).filter(|&s| !self.player(s).is_engine()).map(|s| self.name_with(s, host, guest)).collect();
+        match people.as_slice() {
+            [a, b] if same_person(a, b) => Err(clash(b, a)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Checks the name `name` a browser of `role` gives itself: a seat's
+    /// holder may not take the other player's name, that of the other seat
+    /// of a networked table (whatever is played; `Host` or `Guest` while
+    /// unnamed) or of the other person of the game on the table.
+    pub fn check_rename(&self, role: Role, name: &str, room: &Room) -> Result<(), String> {
+        let (host, guest) = match role {
+            Role::Host => (Some(name), room.guest_name.as_deref()),
+            Role::Guest => (room.host_name.as_deref(), Some(name)),
+            Role::Spectator => return Ok(()),
+        };
+        if room.guest_key.is_some() {
+            let other = if role == Role::Host { guest.unwrap_or("Guest") } else { host.unwrap_or("Host") };
+            if same_person(name, other) {
+                return Err(clash(name, other));
+            }
+        }
+        self.check_names(host, guest).map_err(|_| {
+            let other = (0..2)
+                .filter(|&s| !self.player(s).is_engine())
+                .map(|s| self.name_with(s, host, guest))
+                .find(|n| n != name)
+                .unwrap_or_else(|| name.to_string());
+            clash(name, &other)
+        })
     }
 
     /// Who played `side` this round, for the results.
@@ -185,6 +293,22 @@ mod tests {
         p.kind = "engine".into();
         p.strategy = "perfect".into();
         p
+    }
+
+    /// Issue 43 item 2: the table compares names as the results do, so a
+    /// guest cannot void a result by a spelling the database folds to the
+    /// host's (case, composed or decomposed accents).
+    #[test]
+    fn names_are_one_person_as_the_results_fold_them() {
+        assert!(same_person("Ann", "ANN"));
+        assert!(same_person("Ren\u{e9}e", "RENE\u{301}E"));
+        assert!(!same_person("Ann", "Anna"));
+        let mut room = Room::new();
+        room.new_guest_key();
+        room.host_name = Some("Ren\u{e9}e".into());
+        let l = Lineup::default();
+        assert!(l.check_rename(Role::Guest, "rene\u{301}e", &room).is_err());
+        assert!(l.check_rename(Role::Guest, "Bob", &room).is_ok());
     }
 
     #[test]

@@ -59,6 +59,17 @@ use turn::{Search, Turns};
 use view::View;
 use waiting::{Waiting, check_prefix, one_word};
 
+/// A new game as the host's form sets it up (see [`ClientMsg::New`]).
+struct NewGame {
+    game_type: String,
+    family: Option<String>,
+    options: BTreeMap<String, String>,
+    players: [PlayerCfg; 2],
+    pause: u64,
+    rounds: u32,
+    flag: bool,
+}
+
 /// A message for the browsers, delivered once the event is handled.
 enum Out {
     To(u64, Value),
@@ -206,13 +217,24 @@ impl Table {
     async fn on_event(&mut self, ev: Event) {
         match ev {
             Event::Join { id, outbox, kick, me } => {
-                let (key, role) = self.room.join(id, outbox, kick, me.as_deref());
+                let joined = self.room.join(id, outbox, kick, me.as_deref());
+                let (key, role) = (joined.key, joined.role);
                 let name = self.room.member(id).map(|m| m.shown()).unwrap_or_default();
                 let welcome = json!({"t": "welcome", "me": key, "role": role.text(), "name": name,
                     "table": self.room.token, "games": self.games, "chat": self.room.chat(),
                     "limits": {"threads": self.cfg.max_threads, "hash": self.cfg.max_hash}});
                 self.out.push(Out::To(id, welcome));
                 self.out.push(Out::StateTo(id));
+                // The guest's link opened in another browser: that one has
+                // the seat, the ones before watch, and each is told.
+                if !joined.demoted.is_empty() {
+                    let text = "This seat was taken by the same invitation link opened in another browser: \
+                                this page watches from now on (open the link again here to take the seat back).";
+                    self.tell_demoted(&joined.demoted, text);
+                    let text = "You took your seat here: the browser that held it watches from now on.";
+                    self.out.push(Out::To(id, json!({"t": "notice", "text": text})));
+                    self.out.push(Out::State);
+                }
                 if self.room.guest_key.is_some() {
                     self.out.push(Out::Announce(format!("{name} joined")));
                 }
@@ -269,7 +291,15 @@ impl Table {
             }
             ClientMsg::Name { name } => {
                 let name = crate::results::check_person_name(&name)?;
+                // Refused now, not when a result is written: one person
+                // cannot hold both seats.
+                self.lineup.check_rename(role, &name, &self.room)?;
                 self.room.set_name(id, name);
+                for b in self.room.ids_with_key(&key) {
+                    if let Some(you) = self.room.you(b) {
+                        self.out.push(Out::To(b, you));
+                    }
+                }
                 self.out.push(Out::State);
             }
             ClientMsg::Leaderboard { game, vs } => {
@@ -310,9 +340,11 @@ impl Table {
                 let sides = self.side_names();
                 self.finish(End::lost(&sides, side, Ending::Resignation)).await;
             }
-            ClientMsg::New { game_type, options, players, pause, rounds, flag, engine } => {
+            ClientMsg::New { game_type, family, options, players, pause, rounds, flag, engine } => {
                 host_only()?;
-                self.new_game(game_type, options, players, pause, rounds.unwrap_or(1), flag, engine).await?;
+                let setup =
+                    NewGame { game_type, family, options, players, pause, rounds: rounds.unwrap_or(1), flag };
+                self.new_game(setup, engine).await?;
             }
             ClientMsg::Next => {
                 if role == Role::Spectator {
@@ -384,7 +416,8 @@ impl Table {
                 if self.room.guest_key.is_none() {
                     return Err("nobody is invited".into());
                 }
-                self.room.new_guest_key();
+                let (_, demoted) = self.room.new_guest_key();
+                self.tell_demoted(&demoted, "The host freed your seat: this page watches from now on.");
                 self.out.push(Out::Announce("the host freed the guest's seat: a new invitation link".into()));
                 self.out.push(Out::State);
             }
@@ -394,18 +427,23 @@ impl Table {
 
     // ----- the game ------------------------------------------------------
 
-    #[allow(clippy::too_many_arguments)]
-    async fn new_game(
-        &mut self,
-        game_type: String,
-        options: BTreeMap<String, String>,
-        players: [PlayerCfg; 2],
-        pause: u64,
-        rounds: u32,
-        flag: bool,
-        engine: EngineCfg,
-    ) -> Result<(), String> {
+    /// Tells browsers that lost a seat that they watch now (their label
+    /// and their page follow).
+    fn tell_demoted(&mut self, ids: &[u64], text: &str) {
+        for &b in ids {
+            if let Some(you) = self.room.you(b) {
+                self.out.push(Out::To(b, you));
+            }
+            self.out.push(Out::To(b, json!({"t": "notice", "text": text})));
+        }
+    }
+
+    async fn new_game(&mut self, n: NewGame, engine: EngineCfg) -> Result<(), String> {
+        let NewGame { game_type, family: form, mut options, mut players, pause, mut rounds, flag } = n;
         lineup::check_players(&players)?;
+        // Two people with one name are refused before anything changes.
+        Lineup::of_players(&players, self.lineup.host_seat)
+            .check_names(self.room.host_name.as_deref(), self.room.guest_name.as_deref())?;
         self.halt().await;
         self.next_round_at = None;
         let threads = engine.threads.unwrap_or(1).clamp(1, self.cfg.max_threads);
@@ -417,32 +455,71 @@ impl Table {
         }
         let game_type = game_type.trim().to_string();
         self.engine.one(&format!("newgame {game_type}")).await?;
-        let family =
-            game::read_board(&mut self.engine).await["family"].as_str().unwrap_or_default().to_string();
-        rounds::check(&family, rounds)?;
-        lineup::check_strategies(&players, &family, &lineup::strategies(&self.games, &family))?;
-        for (name, value) in &options {
-            if value.is_empty() || name.eq_ignore_ascii_case("Strategy") {
-                continue;
+        // From here the engine has the new game: a failure puts the
+        // table's game back on it.
+        let r: Result<Option<String>, String> = async {
+            let family =
+                game::read_board(&mut self.engine).await["family"].as_str().unwrap_or_default().to_string();
+            // A GameString of another game than the form's: that game's
+            // defaults, not the form's options and strategies.
+            let mut note = None;
+            if let Some(form) = form.filter(|f| !f.is_empty() && *f != family) {
+                let strategy = analysis::default_strategy(&self.games, &family);
+                let (p, n) = lineup::for_pasted_family(&form, &family, players.clone(), strategy.as_deref());
+                (players, note, rounds) = (p, Some(n), 1);
+                options.clear();
             }
-            self.engine.call(&format!("setoption name {family}.{name} value {value}")).await?;
+            rounds::check(&family, rounds)?;
+            lineup::check_strategies(&players, &family, &lineup::strategies(&self.games, &family))?;
+            for (name, value) in &options {
+                if value.is_empty() || name.eq_ignore_ascii_case("Strategy") {
+                    continue;
+                }
+                self.engine.call(&format!("setoption name {family}.{name} value {value}")).await?;
+            }
+            let players = players.clone().map(|mut p| {
+                p.time = p.time.clamped();
+                p
+            });
+            self.lineup.setup = Some(Setup {
+                game_type: game_type.clone(),
+                family,
+                options: options.clone(),
+                players,
+                pause: Duration::from_millis(pause.min(10_000)),
+                flag,
+                rounds,
+            });
+            Ok(note)
         }
-        let players = players.map(|mut p| {
-            p.time = p.time.clamped();
-            p
-        });
-        self.lineup.setup = Some(Setup {
-            game_type,
-            family,
-            options,
-            players,
-            pause: Duration::from_millis(pause.min(10_000)),
-            flag,
-            rounds,
-        });
+        .await;
+        let note = match r {
+            Ok(note) => note,
+            Err(e) => {
+                self.put_back().await;
+                return Err(e);
+            }
+        };
         self.lineup.round = 0;
         self.rounds = (rounds > 1).then(|| Rounds::new(rounds));
-        self.start_round().await
+        self.start_round().await?;
+        if let Some(n) = note {
+            self.note(&n);
+        }
+        Ok(())
+    }
+
+    /// A new game was refused after the engine took it: the table's game
+    /// goes back on the engine, and goes on.
+    async fn put_back(&mut self) {
+        if let Some(g) = &self.game
+            && let Err(e) = self.engine.call(&format!("newgame {}", g.game_string)).await
+        {
+            log::warn!("gui: putting the game back after a refused new game: {e}");
+        }
+        self.start_clock();
+        self.out.push(Out::State);
+        self.turns.schedule(self.game.as_ref(), &self.lineup);
     }
 
     /// Starts the game of the current round.

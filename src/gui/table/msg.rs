@@ -73,9 +73,14 @@ pub struct EngineCfg {
 #[serde(tag = "t", rename_all = "lowercase")]
 pub enum ClientMsg {
     /// A new game (or a match of `rounds`); `game_type` may be a GameString
-    /// (a position to set up).
+    /// (a position to set up). `family` is the family the form was filled
+    /// in for: a GameString of another family takes that family's defaults
+    /// (see [`super::lineup::for_pasted_family`]); without it, options and
+    /// strategies must be the game's.
     New {
         game_type: String,
+        #[serde(default)]
+        family: Option<String>,
         #[serde(default)]
         options: BTreeMap<String, String>,
         players: [PlayerCfg; 2],
@@ -179,6 +184,10 @@ mod tests {
         assert_eq!(p.limit(), "depth 6");
         p.time = TimeControl::Clock { base: 300_000, inc: 3000 };
         assert_eq!(p.limit(), "clock 5+3");
+        // A base of seconds is written in minutes and seconds, in the
+        // page and the results alike.
+        p.time = TimeControl::Clock { base: 10_000, inc: 0 };
+        assert_eq!(p.limit(), "clock 0:10+0");
         p.time = TimeControl::Move { ms: 2000 };
         assert_eq!(p.limit(), "movetime 2000");
     }
