@@ -664,6 +664,74 @@ async fn a_mastermind_match_scored_as_the_seed_did() {
     assert_eq!(b["people"][0]["games"], 1);
 }
 
+/// Issue 43 item 1: a Mastermind match in which each side loses a round
+/// on time. The breaker who runs out of time leaves the code unbroken (the
+/// maker scores all the rows plus one, the game's `forfeit`), the maker who
+/// runs out of time scores only the guesses made; each round goes to the
+/// side announced, and what is stored equals what was announced.
+#[tokio::test]
+async fn a_mastermind_match_with_rounds_lost_on_time_is_stored_as_announced() {
+    let t = table("match-time").await;
+    let mut host = join(&t, 1, Some(&t.host)).await;
+    host.next("welcome").await;
+    let cleo = json!({"kind": "human", "name": "Cleo", "time": {"kind": "clock", "base": 1000, "inc": 0}});
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Mastermind+3x4", "pause": 0, "rounds": 2, "flag": true,
+            "players": [cleo, engine("knuth", 10)]}),
+    )
+    .await
+    .unwrap();
+    // Round 1: Cleo breaks and lets her clock run out (a guess could
+    // break the code by chance).
+    let before = host.state_where(|s| s["board"]["turn"] == 0 && s["board"]["forfeit"].is_array()).await;
+    let forfeit_breaker = before["board"]["forfeit"][0].clone();
+    let end = host.state_where(|s| s["result"].is_object()).await;
+    assert_eq!((end["result"]["ending"].as_str(), end["result"]["winner"].as_u64()), (Some("time"), Some(1)));
+    let maker_pts = forfeit_breaker[1].as_u64().unwrap();
+    assert!(maker_pts > 1, "all the rows plus one, not the rows used: {forfeit_breaker}");
+    assert_eq!(end["match"]["points"], json!([0, maker_pts]));
+    // Round 2: Cleo keeps the code and does not score the engine's guess.
+    act(&t, &mut host, json!({"t": "next"})).await.unwrap();
+    let waiting = host.state_where(|s| s["match"]["round"] == 2 && s["board"]["ply"] == 1).await;
+    assert_eq!(waiting["board"]["forfeit"][1], json!([0, 1]), "the maker forfeits: it scores the guess made");
+    let s = host.state_where(|s| s["match"]["over"] == true && s["recorded"].is_string()).await;
+    assert_eq!((s["result"]["ending"].as_str(), s["result"]["winner"].as_u64()), (Some("time"), Some(0)));
+    assert_eq!(s["match"]["points"], json!([1, maker_pts]));
+    assert_eq!(s["recorded"], "the match is on the leaderboard");
+    // Stored as announced: each round's points, its winner (the engine,
+    // match player 2, both times) and ending, and the match's result.
+    let db = rusqlite::Connection::open(t.data_dir.join("results.sqlite")).unwrap();
+    let mut q = db
+        .prepare(
+            "SELECT g.round, g.result, g.ending, \
+               (SELECT points FROM game_seat WHERE game_id = g.id AND seat = 1), \
+               (SELECT points FROM game_seat WHERE game_id = g.id AND seat = 2) \
+             FROM game g WHERE g.match_id IS NOT NULL ORDER BY g.round",
+        )
+        .unwrap();
+    let rounds: Vec<(i64, String, String, i64, i64)> = q
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let m = maker_pts as i64;
+    assert_eq!(
+        rounds,
+        vec![(1, "second".into(), "time".into(), 0, m), (2, "second".into(), "time".into(), 1, 0)]
+    );
+    let (result, a, b): (String, i64, i64) = db
+        .query_row(
+            "SELECT m.result, (SELECT points FROM match_seat WHERE match_id = m.id AND seat = 1), \
+               (SELECT points FROM match_seat WHERE match_id = m.id AND seat = 2) FROM matches m",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!((result.as_str(), a, b), ("second", 1, m));
+}
+
 /// The analysis of Connect Four gives `analyze`'s seven scores; Hive's
 /// gives a best move; Mastermind 5x8's tree comes one level at a time.
 #[tokio::test]

@@ -311,8 +311,8 @@ impl Term {
 
     /// Reads a line after `prompt`.
     pub fn read(&mut self, prompt: &str) -> Input {
-        self.interrupted.store(false, Ordering::SeqCst);
         if !self.editing {
+            self.interrupted.store(false, Ordering::SeqCst);
             return self.read_plain(prompt);
         }
         // The line editor exists only while a line is read: it takes the
@@ -330,6 +330,13 @@ impl Term {
         editor.set_helper(Some(Words { words: self.words.clone() }));
         for h in &self.history {
             let _ = editor.add_history_entry(h.as_str());
+        }
+        // A Ctrl-C that came while no line was being read (after the last
+        // prompt, while the terminal was not raw and Ctrl-C a signal) counts
+        // as one at this prompt: it is not lost. Checked as late as can be,
+        // once the editor is made (that takes a while).
+        if self.interrupted.swap(false, Ordering::SeqCst) {
+            return Input::Interrupt;
         }
         let got = editor.readline(prompt);
         drop(editor);
