@@ -277,3 +277,26 @@ fn run<W: Write + Send + 'static>(
     }
     keep_player.then_some(player)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a stop would answer now, in each job and dialect (the web
+    /// worker's fallback prints it for the search).
+    #[test]
+    fn the_reply_of_a_search_stopped_now() {
+        let m = Dialect::Meeple;
+        assert_eq!(stopped_reply(Job::Go, m, &[], Some("4")).as_deref(), Some("bestmove 4\nok\n"));
+        assert_eq!(stopped_reply(Job::BestMove, m, &[], Some("wQ -wS1")).as_deref(), Some("wQ -wS1\nok\n"));
+        assert_eq!(stopped_reply(Job::Analyze, m, &[], None).as_deref(), Some("ok\n"));
+        assert_eq!(stopped_reply(Job::Go, m, &[], None), None);
+        assert_eq!(
+            stopped_reply(Job::Go, Dialect::Uci, &[], Some("wQ -wS1")).as_deref(),
+            Some("bestmove wQ_-wS1\n")
+        );
+        let only = ["3".to_string(), "5".to_string()];
+        assert_eq!(stopped_reply(Job::Go, m, &only, Some("4")).as_deref(), Some("bestmove 3\nok\n"));
+        assert_eq!(stopped_reply(Job::Go, m, &only, Some("5")).as_deref(), Some("bestmove 5\nok\n"));
+    }
+}

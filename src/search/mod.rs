@@ -427,6 +427,36 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
 
+    /// A protocol search's stop flag polls the outside signal (the web
+    /// worker's shared flag) and keeps it once seen; other flags do not.
+    #[test]
+    fn the_outside_stop_reaches_a_search_flag() {
+        static PENDING: AtomicBool = AtomicBool::new(false);
+        fn pending() -> bool {
+            PENDING.load(Ordering::Relaxed)
+        }
+        let f = StopFlag(Arc::default(), Some(pending));
+        let helper = f.clone();
+        assert!(!f.is_stopped());
+        PENDING.store(true, Ordering::Relaxed);
+        assert!(helper.is_stopped(), "a clone (a helper's) sees it too");
+        PENDING.store(false, Ordering::Relaxed);
+        assert!(f.is_stopped(), "once seen, kept");
+        assert!(!StopFlag::new().is_stopped());
+
+        static HIT: AtomicBool = AtomicBool::new(false);
+        fn hit() -> bool {
+            HIT.load(Ordering::Relaxed)
+        }
+        let p = Progress { outside_ponderhit: Some(hit), ..Progress::default() };
+        p.pondering.store(true, Ordering::Relaxed);
+        assert!(p.is_pondering());
+        HIT.store(true, Ordering::Relaxed);
+        assert!(!p.is_pondering());
+        HIT.store(false, Ordering::Relaxed);
+        assert!(!p.is_pondering(), "ponderhit is kept");
+    }
+
     /// A clock started before the context was made (the command's
     /// arrival) sets the deadline and `elapsed` from then; a pondering
     /// search still has no deadline until `ponderhit`.
