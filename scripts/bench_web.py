@@ -323,14 +323,15 @@ def said_score(lines):
     return None
 
 
-def connect4(engines, per_set, directory):
+def connect4(engines, per_set, directory, hash_mb=None):
     """`perfect` with no limit on the first positions of every set: the
     exact score, and the time per position."""
     out = {}
     for name, rows in c4_positions(per_set, directory).items():
         res = {}
         for label, e in engines.items():
-            e.job(['setoption name Threads value 1', 'newgame Connect4', 'isready'], '^readyok$')
+            size = [f'setoption name Hash value {hash_mb}'] if hash_mb else []
+            e.job(['setoption name Threads value 1'] + size + ['newgame Connect4', 'isready'], '^readyok$')
             total, wrong, booked, times = 0.0, [], 0, []
             for moves, score in rows:
                 e.job([f'position startpos moves {moves}', 'isready'], '^readyok$')
@@ -404,6 +405,7 @@ def main():
                     help='a folder of Connect Four benchmark sets, `<moves> <score>` per line '
                          '(default: the six standard sets; tests/data/connect4 holds excerpts)')
     ap.add_argument('--c4-per-set', type=int, default=20)
+    ap.add_argument('--c4-hash', type=int, help='Hash (MB) for Connect Four (default: the engine\'s)')
     ap.add_argument('--hive-depth', type=int, default=6)
     ap.add_argument('--mm-games', type=int, default=5)
     ap.add_argument('--stops', type=int, default=5)
@@ -452,7 +454,7 @@ def main():
                                'native_nps': round(tn), 'nps_ratio': ratio(tb, tn)}
             log(f'hive total: browser {round(tb)} n/s, native {round(tn)} n/s, ratio {ratio(tb, tn)}')
         if 'connect4' in a.only:
-            c4 = connect4(engines, a.c4_per_set, a.c4_sets)
+            c4 = connect4(engines, a.c4_per_set, a.c4_sets, a.c4_hash)
             for name, r in c4.items():
                 r['time_ratio'] = ratio(r['browser']['ms_per_position'], r['native']['ms_per_position'])
                 log(f"connect4 {name}: {r['browser']['positions']} positions, browser "
