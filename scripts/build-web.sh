@@ -60,7 +60,7 @@ cargo rustc --locked --lib --profile "$PROFILE" --target "$TARGET" --crate-type 
     -C link-arg=-zstack-size=16777216
 DIR=$PROFILE
 [ "$PROFILE" = dev ] && DIR=debug
-WASM="target/$TARGET/$DIR/meeple.wasm"
+WASM="${CARGO_TARGET_DIR:-target}/$TARGET/$DIR/meeple.wasm"
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
