@@ -5,7 +5,7 @@ written by scripts/build-web.sh), served by a plain static server on the
 loopback: the banner, `newgame`, `go movetime`, `stop` during a search
 answered by a `bestmove` (with the shared stop flag on a cross-origin
 isolated page, and with the fallback that restarts the worker on one that
-is not, after which the engine is in step: same game, same saves),
+is not, after which the engine is in step: same game, same saves), `quit`,
 Connect Four's exact scores from benchmark positions, the saves the page
 keeps, and `Threads` at most 1.
 
@@ -108,6 +108,10 @@ def main():
         check(got[-1].startswith('bestmove '), f'go infinite then stop at once: {got[-1]}')
         _, got = f.job(['isready'], '^readyok$', then=None)
         check(got[-1] == 'readyok', 'the engine answers after it')
+        # `quit`: the worker ends and the page is told the exit status.
+        status = f.call('''const e = meepleBench.engine;
+            return new Promise((resolve) => { e.onExit = resolve; e.send("quit"); });''')
+        check(status == 0 and f.call('return meepleBench.engine.exited'), f'quit ends the engine: status {status}')
         errors = [m for m in b.console() + f.console() if 'panicked' in m or 'failed' in m]
         check(not errors, f'no engine failure in the console: {errors}')
     finally:
