@@ -419,9 +419,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--site', default=str(ROOT / 'target/web'))
     ap.add_argument('--meeple', default=str(ROOT / 'target/release/meeple'))
-    ap.add_argument('--c4-sets', default='/work/shared/reference/connect4',
+    ap.add_argument('--c4-sets', default=str(ROOT / 'tests/data/connect4'),
                     help='a folder of Connect Four benchmark sets, `<moves> <score>` per line '
-                         '(default: the six standard sets; tests/data/connect4 holds excerpts)')
+                         '(default: the excerpts of the six standard sets in tests/data/connect4; '
+                         'give the folder of the whole sets, Test_L1_R1 ... Test_L3_R1, to use them)')
     ap.add_argument('--c4-per-set', type=int, default=20)
     ap.add_argument('--c4-hash', type=int, help='Hash (MB) for Connect Four (default: the engine\'s)')
     ap.add_argument('--hive-depth', type=int, default=6)
