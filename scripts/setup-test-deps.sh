@@ -4,6 +4,9 @@
 # under target/browser-venv; and what the cluster test (tests/cluster.rs,
 # scripts/test_cluster.py) needs: a Python venv with Dask
 # (scripts/requirements-cluster.txt) under target/cluster-venv.
+# And what the web test (tests/web.rs) needs to build the engine for the
+# browser: the Rust target wasm32-unknown-unknown and wasm-bindgen-cli in
+# target/tools (scripts/build-web.sh --tools-only).
 # Idempotent: quick when everything is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,3 +41,7 @@ if ! "$CLUSTER_VENV/bin/python" -c 'import distributed' >/dev/null 2>&1 \
     cp "$REQS" "$CLUSTER_VENV/requirements-cluster.txt"
 fi
 echo "setup-test-deps: dask $("$CLUSTER_VENV/bin/python" -c 'import distributed; print(distributed.__version__)') in $CLUSTER_VENV" >&2
+
+# The web test's tools (the first time: a few minutes of compiling).
+bash scripts/build-web.sh --tools-only
+echo "setup-test-deps: target wasm32-unknown-unknown, $(target/tools/bin/wasm-bindgen --version) in target/tools" >&2

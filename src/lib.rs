@@ -4,6 +4,8 @@
 //! The rooms, from the ground up (a room uses only rooms below it; the
 //! end-to-end test `house` checks that the `crate::` references between
 //! them form no cycle):
+//! - [`time`]: the clock; [`threads`]: where threads are started (the
+//!   two seams between the engine and the platform: see "WebAssembly").
 //! - [`text`]: protocol-safe text (printable, clipped, one line);
 //!   [`options`]: typed engine options; [`boardview`]: a game-agnostic
 //!   picture of a position; [`movetree`]: the tree of a move's decisions.
@@ -19,6 +21,17 @@
 //! - [`protocol`]: the command parser and session; [`gui`]: the browser
 //!   GUI, which talks to engines only through the protocol; [`play`]: a
 //!   game at the terminal (`meeple play`), on an in-process session.
+//! - `web` (WebAssembly only): the engine in a Web Worker.
+//!
+//! # WebAssembly
+//!
+//! The games, the search and the protocol session also build for
+//! `wasm32-unknown-unknown` (`scripts/build-web.sh`), from these sources.
+//! What the web lacks is behind one seam each: the clock ([`time`]),
+//! threads ([`threads`]: one, the worker's), files (the saves' storage,
+//! [`saves`]), and the protocol's input loop (`web` answers one line per
+//! call). The browser GUI's server, the terminal game and the results
+//! database are native only.
 
 pub mod boardview;
 pub mod engine;
@@ -26,16 +39,23 @@ pub mod game;
 pub mod gamelist;
 pub mod games;
 pub mod gamestring;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod gui;
 pub mod movetree;
 pub mod options;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod play;
 pub mod protocol;
 pub mod registry;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod results;
 pub mod saves;
 pub mod search;
 pub mod text;
+pub mod threads;
+pub mod time;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 
 /// The engine's version, as printed by `info`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

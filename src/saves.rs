@@ -1,5 +1,11 @@
-//! Named saved games: JSON files in `<data-dir>/saves/`, written
-//! atomically (temporary file, then rename).
+//! Named saved games, behind one storage seam: natively JSON files in
+//! `<data-dir>/saves/`, written atomically (temporary file, then rename);
+//! in the browser (WebAssembly, where there are no files) a
+//! [`MemoryStore`] the page loads from its storage and keeps (every write
+//! is handed to it at once). Either way a save is the same text, so a
+//! file moves between `meeple` and the browser as it is; reading checks it
+//! the same way, and a corrupt or tampered save is refused naming what is
+//! wrong.
 //!
 //! The folder is treated as hostile: the temporary file is created
 //! exclusively under an unpredictable name (a planted file or symbolic
@@ -17,10 +23,17 @@
 //! kind of reply.
 
 use std::collections::BTreeMap;
+#[cfg(not(target_arch = "wasm32"))]
 use std::fs;
+#[cfg(not(target_arch = "wasm32"))]
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::path::Path;
+#[cfg(not(target_arch = "wasm32"))]
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+#[cfg(not(target_arch = "wasm32"))]
+use std::time::SystemTime;
 
 use crate::text::{is_unprintable, printable};
 use serde::{Deserialize, Serialize};
@@ -90,19 +103,192 @@ fn control_field(file: &SaveFile) -> Option<String> {
     file.options.iter().find(|(k, v)| bad(k) || bad(v)).map(|(k, _)| format!("option '{}'", printable(k)))
 }
 
-/// The saves folder of a data directory.
+/// Called with a save's name and text each time one is written to a
+/// [`MemoryStore`] (the browser's page keeps it in its storage).
+pub type OnWrite = Arc<dyn Fn(&str, &str) + Send + Sync>;
+
+/// Saves kept in memory, by name (without `.json`), each the text of its
+/// file: the browser's storage as the engine sees it. Clones share the
+/// same saves.
+#[derive(Clone, Default)]
+pub struct MemoryStore {
+    files: Arc<Mutex<BTreeMap<String, String>>>,
+    on_write: Option<OnWrite>,
+}
+
+impl MemoryStore {
+    /// A store holding `files` (name → text, as the page kept them; they
+    /// are checked when read, like files), telling `on_write` of every
+    /// save written.
+    pub fn new(files: BTreeMap<String, String>, on_write: Option<OnWrite>) -> Self {
+        MemoryStore { files: Arc::new(Mutex::new(files)), on_write }
+    }
+
+    /// The saves held now (name → text).
+    pub fn files(&self) -> BTreeMap<String, String> {
+        self.lock().clone()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, String>> {
+        self.files.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn write(&self, name: &str, text: &str) {
+        if let Some(w) = &self.on_write {
+            w(name, text);
+        }
+        self.lock().insert(name.to_string(), text.to_string());
+    }
+
+    fn read(&self, name: &str, limit: u64) -> Result<Found, String> {
+        match self.lock().get(name) {
+            None => Err(format!("no saved game named '{name}'")),
+            Some(t) if t.len() as u64 > limit => Ok(Found::TooLarge(t.len() as u64)),
+            Some(t) => Ok(Found::Text(t.clone())),
+        }
+    }
+}
+
+/// Where the saves are.
+enum Store {
+    /// The saves folder of a data directory.
+    #[cfg(not(target_arch = "wasm32"))]
+    Dir(Dir),
+    Memory(MemoryStore),
+}
+
+/// The saved games.
 pub struct Saves {
-    dir: PathBuf,
+    store: Store,
 }
 
 impl Saves {
-    /// Also removes stale temporaries left by saves killed midway.
+    /// The saves of a data directory (natively; also removes stale
+    /// temporaries left by saves killed midway). In WebAssembly, where
+    /// there are no files, an empty [`MemoryStore`] until the web worker
+    /// gives the session the page's own (see [`Saves::in_memory`]).
     pub fn new(data_dir: &Path) -> Self {
-        let s = Saves { dir: data_dir.join("saves") };
-        s.remove_stale_temporaries();
-        s
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let d = Dir { dir: data_dir.join("saves") };
+            d.remove_stale_temporaries();
+            Saves { store: Store::Dir(d) }
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = data_dir;
+            Saves::in_memory(MemoryStore::default())
+        }
     }
 
+    /// Saves kept in `store` (the browser's, or a test's).
+    pub fn in_memory(store: MemoryStore) -> Self {
+        Saves { store: Store::Memory(store) }
+    }
+
+    /// Writes a save (natively atomically: see [`Dir`]).
+    pub fn save(&self, name: &str, file: &SaveFile) -> Result<(), String> {
+        check_name(name)?;
+        if let Some(field) = control_field(file) {
+            return Err(format!("cannot save '{name}': {field} holds a control character"));
+        }
+        let mut text = serde_json::to_string_pretty(file).map_err(|e| e.to_string())?;
+        text.push('\n');
+        match &self.store {
+            #[cfg(not(target_arch = "wasm32"))]
+            Store::Dir(d) => d.write(name, &text),
+            Store::Memory(m) => {
+                m.write(name, &text);
+                Ok(())
+            }
+        }
+    }
+
+    /// The text of a save of at most `limit` bytes; a larger one is not
+    /// read.
+    fn read_file(&self, name: &str, limit: u64) -> Result<Found, String> {
+        match &self.store {
+            #[cfg(not(target_arch = "wasm32"))]
+            Store::Dir(d) => d.read(name, limit),
+            Store::Memory(m) => m.read(name, limit),
+        }
+    }
+
+    /// Reads and checks a save.
+    pub fn load(&self, name: &str) -> Result<SaveFile, String> {
+        check_name(name)?;
+        match self.read_file(name, MAX_SAVE_BYTES)? {
+            Found::Text(text) => parse(name, &text),
+            Found::TooLarge(n) => {
+                Err(format!("save '{name}' is too large ({n} bytes or more, at most {MAX_SAVE_BYTES})"))
+            }
+        }
+    }
+
+    /// Names of all saves, sorted.
+    pub fn list(&self) -> Vec<String> {
+        let mut v: Vec<String> = match &self.store {
+            #[cfg(not(target_arch = "wasm32"))]
+            Store::Dir(d) => d.names(),
+            Store::Memory(m) => m.lock().keys().cloned().collect(),
+        };
+        v.retain(|n| check_name(n).is_ok());
+        v.sort();
+        v
+    }
+
+    /// The lines of the `saves` command, one per save, each starting with
+    /// the word `save` (so no name can make a line read as another kind of
+    /// reply): `save <name> <GameString>`, the GameString the public one of
+    /// the loaded game (a hidden secret is not shown); `save <name>
+    /// unreadable: <why>`; or `save <name> too large to list (<N> bytes)`
+    /// for a file over [`MAX_LISTED_BYTES`], which is not read. At most
+    /// [`MAX_LISTED`] saves, then one line `more <N> saves not listed`. No
+    /// line holds a control character or a line break.
+    pub fn listing(&self) -> Vec<String> {
+        let names = self.list();
+        let mut out: Vec<String> = names.iter().take(MAX_LISTED).map(|n| self.list_line(n)).collect();
+        if names.len() > MAX_LISTED {
+            out.push(format!("more {} saves not listed", names.len() - MAX_LISTED));
+        }
+        out
+    }
+
+    /// The listing line of save `name` (a valid name), from a bounded read.
+    fn list_line(&self, name: &str) -> String {
+        let shown = self.read_file(name, MAX_LISTED_BYTES).and_then(|read| match read {
+            Found::TooLarge(n) => Ok(format!("too large to list ({n} bytes)")),
+            Found::Text(text) => parse(name, &text).and_then(|f| {
+                crate::registry::load_with_defaults(&f.game)
+                    .map(|g| g.game_string())
+                    .map_err(|e| format!("bad game: {e}"))
+            }),
+        });
+        match shown {
+            Ok(s) => printable(&format!("save {name} {s}")),
+            Err(e) => printable(&format!("save {name} unreadable: {e}")),
+        }
+    }
+
+    /// The saves folder (natively; tests).
+    #[cfg(all(test, not(target_arch = "wasm32")))]
+    fn dir(&self) -> &Dir {
+        match &self.store {
+            Store::Dir(d) => d,
+            Store::Memory(_) => panic!("saves in memory"),
+        }
+    }
+}
+
+/// The saves folder of a data directory, treated as hostile (see the
+/// module's documentation).
+#[cfg(not(target_arch = "wasm32"))]
+struct Dir {
+    dir: PathBuf,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Dir {
     fn path(&self, name: &str) -> PathBuf {
         self.dir.join(format!("{name}.json"))
     }
@@ -121,19 +307,13 @@ impl Saves {
     /// Writes a save atomically: a new temporary file, created exclusively
     /// (never a planted file or link) under an unpredictable name, then
     /// renamed over the save (a link there is replaced, not followed).
-    pub fn save(&self, name: &str, file: &SaveFile) -> Result<(), String> {
-        check_name(name)?;
-        if let Some(field) = control_field(file) {
-            return Err(format!("cannot save '{name}': {field} holds a control character"));
-        }
+    fn write(&self, name: &str, text: &str) -> Result<(), String> {
         fs::create_dir_all(&self.dir).map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
         self.check_dir()?;
         self.remove_stale_temporaries();
-        let json = serde_json::to_string_pretty(file).map_err(|e| e.to_string())?;
         let (tmp, mut f) = self.create_temporary(name).map_err(|e| format!("cannot save '{name}': {e}"))?;
         let write = |f: &mut fs::File| -> std::io::Result<()> {
-            f.write_all(json.as_bytes())?;
-            f.write_all(b"\n")?;
+            f.write_all(text.as_bytes())?;
             f.sync_all()?;
             fs::rename(&tmp, self.path(name))
         };
@@ -199,7 +379,7 @@ impl Saves {
     /// The bytes of a save: a regular file of at most `limit` bytes,
     /// opened without following a link and without blocking; a larger one
     /// is not read.
-    fn read_file(&self, name: &str, limit: u64) -> Result<Found, String> {
+    fn read(&self, name: &str, limit: u64) -> Result<Found, String> {
         let path = self.path(name);
         if !self.check_dir()? {
             return Err(format!("no saved game named '{name}'"));
@@ -234,64 +414,16 @@ impl Saves {
         String::from_utf8(bytes).map(Found::Text).map_err(|_| format!("save '{name}' is corrupt: not UTF-8"))
     }
 
-    /// Reads and checks a save.
-    pub fn load(&self, name: &str) -> Result<SaveFile, String> {
-        check_name(name)?;
-        match self.read_file(name, MAX_SAVE_BYTES)? {
-            Found::Text(text) => parse(name, &text),
-            Found::TooLarge(n) => {
-                Err(format!("save '{name}' is too large ({n} bytes or more, at most {MAX_SAVE_BYTES})"))
-            }
-        }
-    }
-
-    /// Names of all saves, sorted.
-    pub fn list(&self) -> Vec<String> {
+    /// The names of the files `<name>.json` of the folder.
+    fn names(&self) -> Vec<String> {
         if !self.check_dir().unwrap_or(false) {
             return Vec::new();
         }
         let Ok(rd) = fs::read_dir(&self.dir) else { return Vec::new() };
-        let mut v: Vec<String> = rd
-            .filter_map(|e| e.ok())
+        rd.filter_map(|e| e.ok())
             .filter_map(|e| e.file_name().to_str().map(str::to_string))
             .filter_map(|n| n.strip_suffix(".json").map(str::to_string))
-            .filter(|n| check_name(n).is_ok())
-            .collect();
-        v.sort();
-        v
-    }
-
-    /// The lines of the `saves` command, one per save, each starting with
-    /// the word `save` (so no name can make a line read as another kind of
-    /// reply): `save <name> <GameString>`, the GameString the public one of
-    /// the loaded game (a hidden secret is not shown); `save <name>
-    /// unreadable: <why>`; or `save <name> too large to list (<N> bytes)`
-    /// for a file over [`MAX_LISTED_BYTES`], which is not read. At most
-    /// [`MAX_LISTED`] saves, then one line `more <N> saves not listed`. No
-    /// line holds a control character or a line break.
-    pub fn listing(&self) -> Vec<String> {
-        let names = self.list();
-        let mut out: Vec<String> = names.iter().take(MAX_LISTED).map(|n| self.list_line(n)).collect();
-        if names.len() > MAX_LISTED {
-            out.push(format!("more {} saves not listed", names.len() - MAX_LISTED));
-        }
-        out
-    }
-
-    /// The listing line of save `name` (a valid name), from a bounded read.
-    fn list_line(&self, name: &str) -> String {
-        let shown = self.read_file(name, MAX_LISTED_BYTES).and_then(|read| match read {
-            Found::TooLarge(n) => Ok(format!("too large to list ({n} bytes)")),
-            Found::Text(text) => parse(name, &text).and_then(|f| {
-                crate::registry::load_with_defaults(&f.game)
-                    .map(|g| g.game_string())
-                    .map_err(|e| format!("bad game: {e}"))
-            }),
-        });
-        match shown {
-            Ok(s) => printable(&format!("save {name} {s}")),
-            Err(e) => printable(&format!("save {name} unreadable: {e}")),
-        }
+            .collect()
     }
 }
 
@@ -312,7 +444,7 @@ fn parse(name: &str, text: &str) -> Result<SaveFile, String> {
     Ok(file)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
 
@@ -359,6 +491,67 @@ mod tests {
                 .ends_with(".tmp"))
         );
         fs::remove_dir_all(&d).unwrap();
+    }
+}
+
+/// The browser's storage seam: saves in memory, the same text as files.
+#[cfg(test)]
+mod memory_tests {
+    use super::*;
+
+    fn file(game: &str) -> SaveFile {
+        SaveFile { format: FORMAT.into(), version: VERSION, game: game.into(), options: BTreeMap::new() }
+    }
+
+    #[test]
+    fn saves_in_memory_are_told_and_checked_like_files() {
+        let written = Arc::new(Mutex::new(Vec::new()));
+        let w = written.clone();
+        let on_write: OnWrite =
+            Arc::new(move |n: &str, t: &str| w.lock().unwrap().push((n.to_string(), t.to_string())));
+        let planted = BTreeMap::from([
+            ("bad".to_string(), "{not json".to_string()),
+            ("big".to_string(), " ".repeat(MAX_SAVE_BYTES as usize + 1)),
+            (".hidden".to_string(), serde_json::to_string(&file("Connect4")).unwrap()),
+        ]);
+        let store = MemoryStore::new(planted, Some(on_write));
+        let s = Saves::in_memory(store.clone());
+        s.save("g1", &file("Connect4;InProgress;Yellow[1];4")).unwrap();
+        assert_eq!(s.load("g1").unwrap(), file("Connect4;InProgress;Yellow[1];4"));
+        // The page was given the text a file would hold.
+        let told = written.lock().unwrap().clone();
+        let text = serde_json::to_string_pretty(&file("Connect4;InProgress;Yellow[1];4")).unwrap() + "\n";
+        assert_eq!(told, vec![("g1".to_string(), text.clone())]);
+        assert_eq!(store.files().get("g1"), Some(&text));
+        assert!(s.load("nope").unwrap_err().contains("no saved game named 'nope'"));
+        assert!(s.load("bad").unwrap_err().contains("save 'bad' is corrupt"));
+        assert!(s.load("big").unwrap_err().contains("too large"));
+        assert!(s.save("x", &file("Connect4\nok")).unwrap_err().contains("control character"));
+        assert!(s.save("../x", &file("Connect4")).unwrap_err().contains("bad save name"));
+        assert_eq!(s.list(), vec!["bad", "big", "g1"]);
+        let listing = s.listing();
+        assert_eq!(listing[2], "save g1 Connect4;InProgress;Yellow[1];4");
+        assert!(listing[0].starts_with("save bad unreadable: "), "{listing:?}");
+        assert!(listing[1].starts_with("save big too large to list ("), "{listing:?}");
+    }
+
+    /// A file written by `meeple` loads from the browser's storage as it
+    /// is, and back.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn a_save_moves_between_a_folder_and_memory() {
+        let d = std::env::temp_dir().join(format!("meeple-saves-move-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        let on_disk = Saves::new(&d);
+        let f = file("Mastermind;InProgress;Breaker[2];1122;1B1W;Secret=1234");
+        on_disk.save("mm", &f).unwrap();
+        let text = std::fs::read_to_string(d.join("saves/mm.json")).unwrap();
+        let store = MemoryStore::new(BTreeMap::from([("mm".to_string(), text.clone())]), None);
+        let web = Saves::in_memory(store.clone());
+        assert_eq!(web.load("mm").unwrap(), f);
+        web.save("mm2", &f).unwrap();
+        assert_eq!(store.files()["mm2"], text, "the same bytes as the file");
+        std::fs::remove_dir_all(&d).unwrap();
     }
 }
 
@@ -409,8 +602,8 @@ mod hostile_tests {
         fs::write(&outside, "precious").unwrap();
         // The old predictable name, planted as a link: never used.
         symlink(&outside, d.join(format!("saves/.g.{}.tmp", std::process::id()))).unwrap();
-        let (a, _) = s.create_temporary("g").unwrap();
-        let (b, _) = s.create_temporary("g").unwrap();
+        let (a, _) = s.dir().create_temporary("g").unwrap();
+        let (b, _) = s.dir().create_temporary("g").unwrap();
         assert_ne!(a, b);
         s.save("g", &file("Connect4")).unwrap();
         assert_eq!(fs::read_to_string(&outside).unwrap(), "precious");
@@ -420,7 +613,7 @@ mod hostile_tests {
         for p in [&a, &b] {
             fs::File::options().write(true).open(p).unwrap().set_modified(old).unwrap();
         }
-        let (fresh, _) = s.create_temporary("h").unwrap();
+        let (fresh, _) = s.dir().create_temporary("h").unwrap();
         s.save("g", &file("Connect4")).unwrap();
         assert!(!a.exists() && !b.exists());
         assert!(fresh.exists());

@@ -21,3 +21,4 @@ mod protocol;
 mod referee;
 mod roundtrip;
 mod uhp;
+mod web;

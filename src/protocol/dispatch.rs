@@ -362,13 +362,7 @@ impl<W: Write + Send + 'static> Session<W> {
             .filter_map(|s| values.get(s.name).map(|v| (s.name.to_string(), v.to_string())))
             .collect();
         // The save keeps hidden state too (a secret mid-game).
-        let mut game = g.game_string();
-        if let Some(extra) = g.private_extra()
-            && !game.ends_with(&format!(";{extra}"))
-        {
-            game.push(';');
-            game.push_str(&extra);
-        }
+        let game = self.game_with_secret().expect("a game: checked above");
         let file = SaveFile { format: saves::FORMAT.into(), version: saves::VERSION, game, options };
         self.saves.save(name, &file).map_err(Failure::Err)?;
         Ok(vec![format!("saved {name}")])

@@ -4,7 +4,6 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::sync::mpsc;
-use std::time::Instant;
 
 use log::error;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -13,6 +12,7 @@ use signal_hook::iterator::Signals;
 use super::input::{Budget, INPUT_BUDGET, InputLine, LineReader, Permit};
 use super::session::{Session, SessionConfig, Signal};
 use super::terminal::{Terminal, Typed};
+use crate::time::Instant;
 
 enum Event {
     /// A line, its share of the input budget, and when it was read (a

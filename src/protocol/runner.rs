@@ -2,13 +2,19 @@
 //! thread, which writes its `info` lines and its final reply itself, a
 //! heartbeat that prints progress at least every second, and the handle
 //! the session keeps to stop it or join it.
+//!
+//! Where there are no threads (the engine in a Web Worker, see
+//! [`crate::threads`]) the search runs in the caller, within the command
+//! that starts it, with no heartbeat; `stop` then reaches it through the
+//! outside signals of [`crate::search::OutsideSignals`], and a [`Watch`]
+//! learns at every step what reply a stop would give (the worker's
+//! fallback when the page cannot share a stop flag with it).
 
 use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::time::Duration;
 
 use log::error;
 use rand::SeedableRng;
@@ -20,6 +26,8 @@ use crate::options::OptionValues;
 use crate::registry::{AnyGame, AnyPlayer};
 use crate::search::{Limits, Progress, Report, SearchCtx, StopFlag};
 use crate::text::clean;
+use crate::threads::{self, Task};
+use crate::time::Instant;
 
 /// What a search thread is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +71,7 @@ pub struct Running {
     /// True if nothing but `stop` ends it (`infinite`, or no limit at
     /// all): such a search is stopped at end of input.
     pub unbounded: bool,
-    handle: JoinHandle<Option<Box<dyn AnyPlayer>>>,
+    handle: Task<Option<Box<dyn AnyPlayer>>>,
     beat: Arc<(Mutex<bool>, Condvar)>,
 }
 
@@ -88,10 +96,24 @@ impl Running {
     }
 }
 
-/// Starts a search thread (and its heartbeat).
+/// Told, while a search runs, the reply it would give if it were stopped
+/// now (its framing, and the best move reported so far, else a legal
+/// move; `None` where no move is at hand): the web worker's fallback
+/// stop, which ends the worker and answers with this (see `protocol.md`).
+pub type Watch = fn(Option<&str>);
+
+static WATCH: OnceLock<Watch> = OnceLock::new();
+
+/// Registers the [`Watch`] (once; later calls are ignored).
+pub fn set_watch(w: Watch) {
+    let _ = WATCH.set(w);
+}
+
+/// Starts a search thread (and its heartbeat); where there are no threads,
+/// runs the search here and returns it done.
 pub fn spawn<W: Write + Send + 'static>(req: Request, out: Out<W>, notify: Option<Notify>) -> Running {
-    let stop = StopFlag::new();
-    let progress = Progress::new(req.ponder);
+    let stop = StopFlag::for_search();
+    let progress = Progress::for_search(req.ponder);
     let done = Arc::new(AtomicBool::new(false));
     let unbounded = req.limits.infinite || req.limits.is_unbounded() || req.ponder;
     let beat = Arc::new((Mutex::new(false), Condvar::new()));
@@ -100,7 +122,7 @@ pub fn spawn<W: Write + Send + 'static>(req: Request, out: Out<W>, notify: Optio
     // second (only `go` and `analyze` print progress).
     if req.job != Job::BestMove {
         let (out, done, progress, beat) = (out.clone(), done.clone(), progress.clone(), beat.clone());
-        let _ = std::thread::Builder::new().name("heartbeat".into()).spawn(move || {
+        let _ = threads::background("heartbeat", move || {
             let (lock, cv) = &*beat;
             let mut finished = lock.lock().unwrap_or_else(|p| p.into_inner());
             loop {
@@ -128,12 +150,51 @@ pub fn spawn<W: Write + Send + 'static>(req: Request, out: Out<W>, notify: Optio
         });
     }
     let (stop2, done2, progress2) = (stop.clone(), done.clone(), progress.clone());
-    let handle = std::thread::Builder::new()
-        .name("search".into())
-        .stack_size(64 << 20)
-        .spawn(move || run(req, start, stop2, done2, progress2, out, notify))
-        .expect("spawn search thread");
+    let handle =
+        threads::run("search", Some(64 << 20), move || run(req, start, stop2, done2, progress2, out, notify));
     Running { stop, progress, done, unbounded, handle, beat }
+}
+
+/// A search's move as its reply says it: `bestmove <move>` for `go`, the
+/// move alone for UHP's `bestmove`, in the dialect's notation. With
+/// `searchmoves` the answer is one of them (a strategy that does not know
+/// the restriction is overruled by the first listed).
+fn move_line(job: Job, dialect: Dialect, searchmoves: &[String], mv: &str) -> String {
+    let mv =
+        if !searchmoves.is_empty() && !searchmoves.iter().any(|m| m == mv) { &searchmoves[0] } else { mv };
+    let mv = clean(&dialect.move_out(mv));
+    if job == Job::Go { format!("bestmove {mv}") } else { mv }
+}
+
+/// Reply lines with the dialect's terminator.
+fn framed(dialect: Dialect, lines: &[String]) -> String {
+    let mut text = String::new();
+    for l in lines {
+        text.push_str(l);
+        text.push('\n');
+    }
+    text.push_str(dialect.terminator());
+    text
+}
+
+/// The reply of a search stopped now with `best` as its move (see
+/// [`Watch`]): an analysis stopped so has no lines; a move search without
+/// a move at hand has no reply.
+fn stopped_reply(job: Job, dialect: Dialect, searchmoves: &[String], best: Option<&str>) -> Option<String> {
+    match (job, best) {
+        (Job::Analyze, _) => Some(framed(dialect, &[])),
+        (_, Some(mv)) => Some(framed(dialect, &[move_line(job, dialect, searchmoves, mv)])),
+        (_, None) => None,
+    }
+}
+
+/// A legal move of `game`, if the game can list its moves (a Mastermind of
+/// millions of codes does not).
+fn any_move(game: &dyn AnyGame) -> Option<String> {
+    if game.too_many_moves().is_some() {
+        return None;
+    }
+    game.valid_moves().into_iter().next()
 }
 
 /// The body of a search thread.
@@ -151,11 +212,24 @@ fn run<W: Write + Send + 'static>(
     let mut rng = StdRng::seed_from_u64(seed);
     let out2 = out.clone();
     let game2 = game.clone_box();
+    let watch = WATCH.get().copied();
+    let mut said_best: Option<String> = None;
+    if let Some(w) = watch {
+        let mv = searchmoves.first().cloned().or_else(|| any_move(game.as_ref()));
+        w(stopped_reply(job, dialect, &searchmoves, mv.as_deref()).as_deref());
+    }
+    let searchmoves2 = searchmoves.clone();
     let mut reporter = move |r: Report| {
         if job == Job::Go || job == Job::Analyze {
             let line = dialect.info_line(&r, game2.as_ref());
             let mut o = out2.lock();
             let _ = writeln!(o, "{line}").and_then(|_| o.flush());
+        }
+        if let (Some(w), Some(best)) = (watch, r.pv.first())
+            && said_best.as_ref() != Some(best)
+        {
+            w(stopped_reply(job, dialect, &searchmoves2, Some(best)).as_deref());
+            said_best = Some(best.clone());
         }
     };
     let mut ctx =
@@ -173,7 +247,7 @@ fn run<W: Write + Send + 'static>(
             dialect.failure_line(&super::dialect::Failure::Err("internal error during analyze".into())),
         ),
         (_, r) => {
-            let mut mv = match r {
+            let mv = match r {
                 Ok(Ok(l)) => l[0].clone(),
                 other => {
                     // A strategy failed: still answer with a legal move.
@@ -182,21 +256,10 @@ fn run<W: Write + Send + 'static>(
                     game.valid_moves().into_iter().next().unwrap_or_else(|| "pass".into())
                 }
             };
-            // `searchmoves`: the answer is one of them (a strategy that does
-            // not know the restriction is overruled by the first listed).
-            if !searchmoves.is_empty() && !searchmoves.contains(&mv) {
-                mv = searchmoves[0].clone();
-            }
-            let mv = clean(&dialect.move_out(&mv));
-            lines.push(if job == Job::Go { format!("bestmove {mv}") } else { mv });
+            lines.push(move_line(job, dialect, &searchmoves, &mv));
         }
     }
-    let mut text = String::new();
-    for l in lines {
-        text.push_str(&l);
-        text.push('\n');
-    }
-    text.push_str(dialect.terminator());
+    let text = framed(dialect, &lines);
     {
         let mut o = out.lock();
         done.store(true, Ordering::Release);
@@ -213,4 +276,27 @@ fn run<W: Write + Send + 'static>(
         n();
     }
     keep_player.then_some(player)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a stop would answer now, in each job and dialect (the web
+    /// worker's fallback prints it for the search).
+    #[test]
+    fn the_reply_of_a_search_stopped_now() {
+        let m = Dialect::Meeple;
+        assert_eq!(stopped_reply(Job::Go, m, &[], Some("4")).as_deref(), Some("bestmove 4\nok\n"));
+        assert_eq!(stopped_reply(Job::BestMove, m, &[], Some("wQ -wS1")).as_deref(), Some("wQ -wS1\nok\n"));
+        assert_eq!(stopped_reply(Job::Analyze, m, &[], None).as_deref(), Some("ok\n"));
+        assert_eq!(stopped_reply(Job::Go, m, &[], None), None);
+        assert_eq!(
+            stopped_reply(Job::Go, Dialect::Uci, &[], Some("wQ -wS1")).as_deref(),
+            Some("bestmove wQ_-wS1\n")
+        );
+        let only = ["3".to_string(), "5".to_string()];
+        assert_eq!(stopped_reply(Job::Go, m, &only, Some("4")).as_deref(), Some("bestmove 3\nok\n"));
+        assert_eq!(stopped_reply(Job::Go, m, &only, Some("5")).as_deref(), Some("bestmove 5\nok\n"));
+    }
 }

@@ -12,7 +12,7 @@
 use std::collections::VecDeque;
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use log::warn;
 use rand::SeedableRng;
@@ -26,6 +26,7 @@ use super::runner::{Notify, Running};
 use super::settings::Settings;
 use crate::registry::{self, AnyGame, AnyPlayer};
 use crate::saves::Saves;
+use crate::time::Instant;
 
 /// How the session was started.
 #[derive(Clone, Debug)]

@@ -18,7 +18,9 @@ pub fn engine_options(default_type: &str) -> Vec<OptionSpec> {
             16384,
             "transposition table size in MB, allocated when a search needs it",
         ),
-        OptionSpec::int("Threads", 1, 1, 64, "search threads"),
+        // In the browser (WebAssembly) the engine has one thread: the
+        // option's maximum says so.
+        OptionSpec::int("Threads", 1, 1, crate::threads::MAX_THREADS, "search threads"),
         OptionSpec::int(
             "Move Overhead",
             15,

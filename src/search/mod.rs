@@ -12,12 +12,13 @@ use std::cell::Cell;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::rngs::StdRng;
 
 use crate::game::Game;
 use crate::options::OptionValues;
+use crate::time::Instant;
 
 /// A score as reported in `info` lines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,30 +122,61 @@ impl fmt::Display for Report {
     }
 }
 
-/// Threads a search of `asked` threads starts: no more than the machine
-/// runs at once (`std::thread::available_parallelism`, which counts the
-/// CPUs this process may use), and at least one. More threads than cores
-/// only take turns: each must be scheduled to see a stop, and with 64 of
-/// them on 2 busy cores a `stop` took seconds.
+/// Threads a search of `asked` threads starts (see
+/// [`crate::threads::usable`]: at most the machine's cores, one where
+/// there are no threads).
 pub fn usable_threads(asked: usize) -> usize {
-    static CORES: OnceLock<usize> = OnceLock::new();
-    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    asked.clamp(1, cores.max(1))
+    crate::threads::usable(asked)
+}
+
+/// Signals that reach a search from outside the engine's own threads: the
+/// Web Worker's shared stop flag, which the page writes while the search
+/// runs in the worker's one call (see `protocol.md`, "The engine in a
+/// browser"). Each returns true while its signal is pending; an embedding
+/// that has them registers them once, with [`set_outside_signals`].
+#[derive(Clone, Copy, Debug)]
+pub struct OutsideSignals {
+    /// `stop` (or `quit`) was sent.
+    pub stop: fn() -> bool,
+    /// `ponderhit` was sent.
+    pub ponderhit: fn() -> bool,
+}
+
+static OUTSIDE: OnceLock<OutsideSignals> = OnceLock::new();
+
+/// Registers the outside signals (once; later calls are ignored). A
+/// protocol search ([`StopFlag::for_search`], [`Progress::for_search`])
+/// then sees them as it sees its own `stop` and `ponderhit`.
+pub fn set_outside_signals(s: OutsideSignals) {
+    let _ = OUTSIDE.set(s);
 }
 
 /// Shared stop signal of a running search.
 #[derive(Clone, Debug, Default)]
-pub struct StopFlag(Arc<AtomicBool>);
+pub struct StopFlag(Arc<AtomicBool>, Option<fn() -> bool>);
 
 impl StopFlag {
     pub fn new() -> Self {
         Self::default()
     }
+    /// The stop flag of a protocol search: also stopped by the outside
+    /// `stop` signal, if one is registered (see [`OutsideSignals`]).
+    pub fn for_search() -> Self {
+        StopFlag(Arc::default(), OUTSIDE.get().map(|o| o.stop))
+    }
     pub fn stop(&self) {
         self.0.store(true, Ordering::Relaxed)
     }
     pub fn is_stopped(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        if self.0.load(Ordering::Relaxed) {
+            return true;
+        }
+        // The outside signal, once seen, stays seen.
+        let outside = self.1.is_some_and(|pending| pending());
+        if outside {
+            self.stop();
+        }
+        outside
     }
 }
 
@@ -158,11 +190,20 @@ pub struct Progress {
     last_report_ms: AtomicU64,
     /// True while the search ponders (its deadline does not run yet).
     pondering: AtomicBool,
+    /// The outside `ponderhit` signal (see [`OutsideSignals`]).
+    outside_ponderhit: Option<fn() -> bool>,
 }
 
 impl Progress {
     pub fn new(pondering: bool) -> Arc<Self> {
         let p = Progress::default();
+        p.pondering.store(pondering, Ordering::Relaxed);
+        Arc::new(p)
+    }
+    /// The progress of a protocol search: pondering ends on the outside
+    /// `ponderhit` signal too, if one is registered.
+    pub fn for_search(pondering: bool) -> Arc<Self> {
+        let p = Progress { outside_ponderhit: OUTSIDE.get().map(|o| o.ponderhit), ..Progress::default() };
         p.pondering.store(pondering, Ordering::Relaxed);
         Arc::new(p)
     }
@@ -187,7 +228,14 @@ impl Progress {
         self.pondering.store(false, Ordering::Release)
     }
     pub fn is_pondering(&self) -> bool {
-        self.pondering.load(Ordering::Acquire)
+        if !self.pondering.load(Ordering::Acquire) {
+            return false;
+        }
+        if self.outside_ponderhit.is_some_and(|pending| pending()) {
+            self.ponder_hit();
+            return false;
+        }
+        true
     }
 }
 
@@ -378,6 +426,36 @@ pub fn legal_moves<G: Game>(pos: &G) -> Vec<G::Move> {
 mod tests {
     use super::*;
     use rand::SeedableRng;
+
+    /// A protocol search's stop flag polls the outside signal (the web
+    /// worker's shared flag) and keeps it once seen; other flags do not.
+    #[test]
+    fn the_outside_stop_reaches_a_search_flag() {
+        static PENDING: AtomicBool = AtomicBool::new(false);
+        fn pending() -> bool {
+            PENDING.load(Ordering::Relaxed)
+        }
+        let f = StopFlag(Arc::default(), Some(pending));
+        let helper = f.clone();
+        assert!(!f.is_stopped());
+        PENDING.store(true, Ordering::Relaxed);
+        assert!(helper.is_stopped(), "a clone (a helper's) sees it too");
+        PENDING.store(false, Ordering::Relaxed);
+        assert!(f.is_stopped(), "once seen, kept");
+        assert!(!StopFlag::new().is_stopped());
+
+        static HIT: AtomicBool = AtomicBool::new(false);
+        fn hit() -> bool {
+            HIT.load(Ordering::Relaxed)
+        }
+        let p = Progress { outside_ponderhit: Some(hit), ..Progress::default() };
+        p.pondering.store(true, Ordering::Relaxed);
+        assert!(p.is_pondering());
+        HIT.store(true, Ordering::Relaxed);
+        assert!(!p.is_pondering());
+        HIT.store(false, Ordering::Relaxed);
+        assert!(!p.is_pondering(), "ponderhit is kept");
+    }
 
     /// A clock started before the context was made (the command's
     /// arrival) sets the deadline and `elapsed` from then; a pondering

@@ -25,13 +25,13 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::time::Instant;
 
 use rand::Rng;
 
 use crate::game::{Game, Outcome};
 use crate::search::tt::{Bound, Entry, Tt};
 use crate::search::{Score, SearchCtx, StopFlag, format_pv, usable_threads};
+use crate::time::Instant;
 
 /// Scores at or beyond `WIN - MAX_PLY` are forced wins (`WIN - plies`).
 pub const WIN: i32 = 1_000_000;
@@ -945,7 +945,7 @@ pub fn search<G: Game, H: Heuristics<G>>(
     let start_nodes = ctx.nodes;
     let mut result: Option<Found<G::Move>> = None;
     let mut main_nodes = 0;
-    std::thread::scope(|scope| {
+    crate::threads::scope(|scope| {
         // Helpers: the same iterative deepening, filling the shared table
         // until the main thread is done; at each node they take the moves
         // no other thread is searching first (ABDADA, see [`Busy`]).

@@ -24,9 +24,9 @@
 //! replaced first, as an entry of an earlier search).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
-use std::time::Instant;
 
 use super::alloc::{AllocError, zeroed_slice};
+use crate::time::Instant;
 
 // The table is allocated as `u64`s and used as `AtomicU64`s.
 const _: () = assert!(align_of::<u64>() == align_of::<AtomicU64>());

@@ -8,7 +8,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::Parser;
 
@@ -16,6 +16,7 @@ use super::Connect4;
 use super::solver::{Pos, Solver};
 use crate::engine::Engine;
 use crate::game::Game;
+use crate::time::Instant;
 
 #[derive(Parser, Debug)]
 #[command(name = "meeple bench connect4", about = "Connect Four solver benchmark")]

@@ -26,7 +26,6 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{OnceLock, mpsc};
-use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 use rand::rngs::StdRng;
@@ -36,6 +35,7 @@ use super::Connect4;
 use super::analysis::format_range;
 use super::board::{Board, Geometry, MAX_WIDTH};
 use super::solver::{Budget, Pos, Range, Solver};
+use crate::time::Instant;
 
 /// The book committed with meeple (7x6); [`COMMITTED_COMMAND`] rebuilds it.
 static BOOK_BYTES: &[u8] = include_bytes!("book.bin");
@@ -347,12 +347,14 @@ impl std::fmt::Display for NotReadYet {
 
 /// Reads the committed book on another thread if it is not read yet (the
 /// derivation of its shallower layers takes a moment), so that the first
-/// question asked of it is answered at once.
+/// question asked of it is answered at once; where there are no threads
+/// (WebAssembly), reads it now.
 pub fn preload() {
     if !PRELOADING.swap(true, std::sync::atomic::Ordering::Relaxed) {
-        let _ = std::thread::Builder::new().name("c4-book".into()).spawn(|| {
+        // The thread is left to finish on its own.
+        drop(crate::threads::run("c4-book", None, || {
             committed();
-        });
+        }));
     }
 }
 
@@ -753,7 +755,7 @@ pub fn build(
     solvers.push(first);
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(u64, i8)>();
-    std::thread::scope(|s| -> Result<(), String> {
+    crate::threads::scope(|s| -> Result<(), String> {
         for mut solver in solvers {
             let tx = tx.clone();
             let (next, todo) = (&next, &todo);

@@ -11,8 +11,6 @@
 //! `+-EVAL_LIMIT`. A value beyond `+-PROVEN` is therefore proven by the
 //! search, whatever its depth.
 
-use std::time::Instant;
-
 use super::Board;
 #[cfg(test)]
 use super::Connect4;
@@ -21,6 +19,7 @@ use super::eval::ThreatEval;
 use super::solver::{Pos, centre_order, insert_by_score};
 use crate::search::StopFlag;
 use crate::search::alloc::{AllocError, zeroed_slice};
+use crate::time::Instant;
 
 /// Base of proven values.
 pub const WIN: i32 = 10_000;

@@ -74,7 +74,7 @@ pub fn hash_mb(o: &OptionValues) -> usize {
 /// `share` of the time left.
 pub fn budget_of(ctx: &SearchCtx, solver_nodes: u64, share: f64) -> Budget {
     Budget {
-        deadline: ctx.remaining().map(|r| std::time::Instant::now() + r.mul_f64(share)),
+        deadline: ctx.remaining().map(|r| crate::time::Instant::now() + r.mul_f64(share)),
         nodes: ctx.limits.nodes.map(|n| solver_nodes + n.saturating_sub(ctx.nodes)),
         stop: Some(ctx.stop_flag().clone()),
         done: None,
@@ -457,7 +457,7 @@ pub fn book_for(pos: &Connect4, ctx: &mut SearchCtx, share: f64) -> Option<&'sta
     {
         return None;
     }
-    let deadline = ctx.remaining().map(|r| std::time::Instant::now() + r.mul_f64(share));
+    let deadline = ctx.remaining().map(|r| crate::time::Instant::now() + r.mul_f64(share));
     match super::book::committed_by(deadline) {
         Ok(book) => book,
         Err(e) => {
@@ -544,7 +544,7 @@ impl Perfect {
         let Some(h) = self.heuristic.as_mut() else {
             return (centre.unwrap_or(cands[0]), None);
         };
-        let deadline = ctx.remaining().map(|r| std::time::Instant::now() + r.mul_f64(0.9));
+        let deadline = ctx.remaining().map(|r| crate::time::Instant::now() + r.mul_f64(0.9));
         let max_depth = ctx.limits.depth.unwrap_or(u32::MAX);
         let nodes0 = h.nodes;
         let nodes = ctx.limits.nodes.map(|n| n.saturating_sub(ctx.nodes));

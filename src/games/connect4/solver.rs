@@ -17,12 +17,12 @@
 //! negative.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use super::board::{Board, Geometry};
 use super::tt::{Bound, Table};
 use crate::search::alloc::AllocError;
 use crate::search::{Progress, StopFlag};
+use crate::time::Instant;
 
 /// A position as the solver sees it: the stones of the side to move, all
 /// stones, and their number.
@@ -306,19 +306,15 @@ impl Solver {
         self.busy = Some(Arc::new(Busy::new()));
         let mut helpers: Vec<Solver> = (1..self.threads).map(|id| self.helper(id, &done)).collect();
         let help = &help;
-        let r = std::thread::scope(|s| {
+        let r = crate::threads::scope(|s| {
             let handles: Vec<_> = helpers
                 .iter_mut()
                 .enumerate()
-                .map(|(i, h)| {
-                    std::thread::Builder::new()
-                        .name(format!("c4-helper-{}", i + 1))
-                        .spawn_scoped(s, move || help(h, i + 1))
-                })
+                .map(|(i, h)| s.spawn_named(&format!("c4-helper-{}", i + 1), move || help(h, i + 1)))
                 .collect();
             let r = main(self);
             done.stop();
-            for h in handles.into_iter().flatten() {
+            for h in handles {
                 if h.join().is_err() {
                     log::error!("a Connect Four helper thread panicked");
                 }

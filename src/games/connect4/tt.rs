@@ -116,12 +116,13 @@ impl Table {
         let pages = Pages(self.slots.as_ptr(), self.slots.len());
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let stop2 = stop.clone();
-        let spawned = std::thread::Builder::new().name("c4-table-pages".into()).spawn(move || {
+        // Where there are no threads the pages are left to the search.
+        let spawned = crate::threads::background("c4-table-pages", move || {
             let pages = pages;
             // SAFETY: the table outlives this thread (see `Pages`).
             map_pages(unsafe { std::slice::from_raw_parts(pages.0, pages.1) }, &stop2);
         });
-        if let Ok(h) = spawned {
+        if let Some(h) = spawned {
             self.prefault = Some((h, stop));
         }
     }

@@ -1,7 +1,6 @@
 //! Bulk-counting perft: the last ply is counted, not played.
 
 use std::io::Write;
-use std::time::Instant;
 
 use clap::Parser;
 
@@ -10,6 +9,7 @@ use super::movegen::{CountSink, VecSink};
 use super::mv::Move;
 use super::piece::Expansions;
 use crate::game::Game;
+use crate::time::Instant;
 
 /// Counts from the empty board (depths 1..5): the published ones of Base
 /// and Base+MLP, then game types with other piece counts, as the slow

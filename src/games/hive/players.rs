@@ -111,9 +111,9 @@ impl AlphaBeta {
         self.stop_populating();
         let cancel = Arc::new(AtomicBool::new(false));
         let (t, c) = (tt, cancel.clone());
-        let spawned =
-            std::thread::Builder::new().name("hive-table".into()).spawn(move || t.populate(bytes, &c));
-        if let Ok(h) = spawned {
+        // Where there are no threads the pages are left to the search.
+        let spawned = crate::threads::background("hive-table", move || t.populate(bytes, &c));
+        if let Some(h) = spawned {
             self.populating = Some((h, cancel));
         }
     }

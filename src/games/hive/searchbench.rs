@@ -2,7 +2,6 @@
 //! by the `alphabeta` player's search, one thread, a fresh table each.
 
 use std::io::Write;
-use std::time::Instant;
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -14,6 +13,7 @@ use crate::options::OptionValues;
 use crate::search::pvs::{self, Settings};
 use crate::search::tt::Tt;
 use crate::search::{Limits, SearchCtx, StopFlag};
+use crate::time::Instant;
 
 /// The standard middle game of the Hive issue (Base+MLP, 30 plies).
 pub const MIDDLE_GAME: &str = "Base+MLP;InProgress;White[16];wM;bM \\wM;wP wM-;bP -bM;wA1 wM\\;bQ bM/;wQ wP\\;bA1 /bP;wS1 wP/;bA1 wQ\\;wS1 bQ/;bA2 bA1-;wA1 -bQ;bA2 /wQ;wL \\wA1;bA2 -wL;wA2 /wM;bP bQ\\;wA2 /bM;bP wS1\\;wA3 wS1/;bA2 -wA2;wB1 -wA3;bA1 \\wB1;wQ bP\\;bQ wQ/;wA3 -bA1;bA3 bA1/;wA3 bA3-;bA2 wA3\\";

@@ -269,7 +269,7 @@ fn fit(samples: &[&Sample], w0: &[f64], s: f64, l2: f64, fixed: &[usize]) -> Vec
 /// weights to `out`.
 pub fn tune(a: &TuneArgs, out: &mut dyn Write) -> Result<(), String> {
     let io = |e: std::io::Error| e.to_string();
-    let start = std::time::Instant::now();
+    let start = crate::time::Instant::now();
     let games = read_games(&a.data)?;
     if games.is_empty() {
         return Err(format!("{}: no games", a.data.display()));

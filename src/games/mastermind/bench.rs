@@ -22,7 +22,7 @@
 //! scores a tree with that evaluator only.
 
 use std::io::Write;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::Parser;
 use rand::SeedableRng;
@@ -36,6 +36,7 @@ use super::{Game, Mastermind, MmMove, Spec, deep};
 use crate::engine::Engine;
 use crate::options::OptionValues;
 use crate::search::{Limits, SearchCtx, StopFlag};
+use crate::time::Instant;
 
 #[derive(Parser, Debug)]
 #[command(name = "meeple bench mastermind", about = "codebreaker benchmark")]
@@ -217,7 +218,7 @@ fn search(spec: &Spec, a: &Args, out: &mut dyn Write) -> Result<(), String> {
     let cpu = process_cpu_seconds();
     // The search runs on its own thread; its lines come back here.
     let (tx, rx) = std::sync::mpsc::channel::<String>();
-    let found = std::thread::scope(|scope| {
+    let found = crate::threads::scope(|scope| {
         let h = scope.spawn(move || {
             let tx = Mutex::new(tx);
             let log = |line: String| {

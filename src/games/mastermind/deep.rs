@@ -21,7 +21,6 @@ use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 use super::code::{Code, Feedback};
 use super::exact::{Exact, FxBuild, INFEASIBLE, Universe};
@@ -30,6 +29,7 @@ use super::spec::Spec;
 use super::split::{Rule, Splitter};
 use super::symmetry::Symmetry;
 use super::tree::Strategy;
+use crate::time::Instant;
 
 /// A total no strategy reaches: "not within the guesses left".
 const INF: u64 = u64::MAX / 4;
@@ -391,7 +391,7 @@ pub fn search(
     let failed = AtomicBool::new(false);
     let results = Mutex::new(Vec::new());
     let file = Mutex::new(());
-    std::thread::scope(|scope| {
+    crate::threads::scope(|scope| {
         for _ in 0..cfg.threads.clamp(1, 64).min(classes.len().max(1)) {
             scope.spawn(|| {
                 let halt = || stop() || failed.load(Ordering::Relaxed);

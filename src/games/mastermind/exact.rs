@@ -733,7 +733,7 @@ impl Exact {
         let excess = AtomicU64::new(0);
         let failed = std::sync::atomic::AtomicBool::new(false);
         let guess = self.u.codes[g as usize];
-        std::thread::scope(|scope| {
+        crate::threads::scope(|scope| {
             for w in workers.iter_mut() {
                 let (next, order, excess, failed) = (&next, &order, &excess, &failed);
                 scope.spawn(move || {

@@ -20,7 +20,8 @@ pub struct CodeSet {
     narrow: Vec<u64>,
     /// Multisets otherwise.
     wide: Vec<u128>,
-    /// The CPU has `popcnt`.
+    /// The CPU has `popcnt` (looked at on x86-64 only).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pop: bool,
 }
 

@@ -335,7 +335,7 @@ impl<'a> Splitter<'a> {
             if threads == 1 {
                 work();
             } else {
-                std::thread::scope(|s| {
+                crate::threads::scope(|s| {
                     for _ in 1..threads {
                         s.spawn(work);
                     }

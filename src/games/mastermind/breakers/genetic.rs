@@ -210,7 +210,7 @@ impl Genetic {
             max_eligible: self.max_eligible.div_ceil(islands),
         };
         let seeds: Vec<u64> = (0..islands).map(|_| rng.random()).collect();
-        let found: Vec<(Vec<Code>, Code)> = std::thread::scope(|scope| {
+        let found: Vec<(Vec<Code>, Code)> = crate::threads::scope(|scope| {
             let island = &island;
             let runs: Vec<_> = seeds
                 .iter()

@@ -193,7 +193,7 @@ pub fn threads(ctx: &SearchCtx) -> usize {
 #[derive(Clone, Debug)]
 pub struct StopCheck {
     flag: StopFlag,
-    deadline: Option<std::time::Instant>,
+    deadline: Option<crate::time::Instant>,
     spent: bool,
 }
 
@@ -201,7 +201,7 @@ impl StopCheck {
     pub fn of(ctx: &SearchCtx) -> StopCheck {
         StopCheck {
             flag: ctx.stop_flag().clone(),
-            deadline: ctx.remaining().map(|r| std::time::Instant::now() + r),
+            deadline: ctx.remaining().map(|r| crate::time::Instant::now() + r),
             spent: ctx.limits.nodes.is_some_and(|n| ctx.nodes >= n),
         }
     }
@@ -213,7 +213,9 @@ impl StopCheck {
     }
 
     pub fn hit(&self) -> bool {
-        self.spent || self.flag.is_stopped() || self.deadline.is_some_and(|d| std::time::Instant::now() >= d)
+        self.spent
+            || self.flag.is_stopped()
+            || self.deadline.is_some_and(|d| crate::time::Instant::now() >= d)
     }
 }
 
