@@ -19,5 +19,6 @@ mod mastermind;
 mod play;
 mod protocol;
 mod referee;
+mod review;
 mod roundtrip;
 mod uhp;

@@ -6,6 +6,7 @@
 //! - `session`: the one state machine, its queue and its events;
 //!   `dispatch`: what each command does; `settings`: the options;
 //! - `runner`: a search on its own thread; `clock`: time limits;
+//!   `review`: the `review` command on the search thread;
 //! - `dialect`: meeple's own, UCI and UGI framing; `output`: the shared
 //!   stdout; `help`: the help texts.
 
@@ -17,6 +18,7 @@ mod event_loop;
 pub mod help;
 pub mod input;
 pub mod output;
+mod review;
 pub mod runner;
 pub mod session;
 pub mod settings;

@@ -30,6 +30,8 @@ pub enum Job {
     BestMove,
     /// `analyze`: the game's analysis lines.
     Analyze,
+    /// `review`: the game's moves judged (`review.rs`).
+    Review,
 }
 
 /// Everything one search needs.
@@ -88,12 +90,19 @@ impl Running {
     }
 }
 
+/// True if nothing but `stop` ends the search (`infinite`, no limit at
+/// all, pondering). A review always ends by itself: its limits bound each
+/// position, and without any each game's own default applies.
+pub fn is_unbounded(req: &Request) -> bool {
+    req.job != Job::Review && (req.limits.infinite || req.limits.is_unbounded() || req.ponder)
+}
+
 /// Starts a search thread (and its heartbeat).
 pub fn spawn<W: Write + Send + 'static>(req: Request, out: Out<W>, notify: Option<Notify>) -> Running {
     let stop = StopFlag::new();
     let progress = Progress::new(req.ponder);
     let done = Arc::new(AtomicBool::new(false));
-    let unbounded = req.limits.infinite || req.limits.is_unbounded() || req.ponder;
+    let unbounded = is_unbounded(&req);
     let beat = Arc::new((Mutex::new(false), Condvar::new()));
     let start = req.arrived;
     // The heartbeat: an `info` line when the player has said nothing for a
@@ -148,6 +157,22 @@ fn run<W: Write + Send + 'static>(
 ) -> Option<Box<dyn AnyPlayer>> {
     let Request { job, game, mut player, options, limits, args, seed, dialect, searchmoves, .. } = req;
     let movetime = limits.movetime;
+    if job == Job::Review {
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            super::review::run(game.as_ref(), limits, &options, seed, stop, progress, &out, start)
+        }));
+        let mut text = match r {
+            Ok(Ok(t)) => t,
+            Ok(Err(e)) => dialect.failure_line(&super::dialect::Failure::Err(e)) + "\n",
+            Err(_) => {
+                dialect.failure_line(&super::dialect::Failure::Err("internal error during review".into()))
+                    + "\n"
+            }
+        };
+        text.push_str(dialect.terminator());
+        finish(&out, &done, &text, job, start, movetime, notify);
+        return Some(player);
+    }
     let mut rng = StdRng::seed_from_u64(seed);
     let out2 = out.clone();
     let game2 = game.clone_box();
@@ -197,6 +222,21 @@ fn run<W: Write + Send + 'static>(
         text.push('\n');
     }
     text.push_str(dialect.terminator());
+    finish(&out, &done, &text, job, start, movetime, notify);
+    keep_player.then_some(player)
+}
+
+/// Writes the end of a search's reply, marks it done and tells the
+/// session.
+fn finish<W: Write + Send + 'static>(
+    out: &Out<W>,
+    done: &AtomicBool,
+    text: &str,
+    job: Job,
+    start: Instant,
+    movetime: Option<Duration>,
+    notify: Option<Notify>,
+) {
     {
         let mut o = out.lock();
         done.store(true, Ordering::Release);
@@ -212,5 +252,4 @@ fn run<W: Write + Send + 'static>(
     if let Some(n) = notify {
         n();
     }
-    keep_player.then_some(player)
 }
