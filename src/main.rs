@@ -1,5 +1,5 @@
 //! The `meeple` binary: the protocol loop (the main job) and the
-//! subcommands `perft`, `solve`, `gui`, `play`, `leaderboard`, `bench` and `book`. Games are reached only
+//! subcommands `perft`, `solve`, `gui`, `play`, `review`, `leaderboard`, `bench` and `book`. Games are reached only
 //! through the registry; each family's `bench` and `book` arguments are its
 //! own clap commands, so `--help` shows them.
 
@@ -64,6 +64,10 @@ enum Sub {
     /// watch the engine play itself (--watch); results go to the
     /// leaderboard.
     Play(meeple::play::PlayArgs),
+    /// Review a finished game: every move judged by the engine, the
+    /// mistakes with better moves, an evaluation graph, each side's
+    /// accuracy (a saved game's NAME, or a GameString).
+    Review(meeple::play::review::ReviewArgs),
     /// Show the leaderboard kept in the data folder (results.sqlite): the
     /// people with the most wins, and each engine level's record against
     /// people.
@@ -150,6 +154,7 @@ fn main() -> ExitCode {
             Some(Sub::Solve { game, args }) => solve(&game, &args),
             Some(Sub::Gui(args)) => meeple::gui::run(args, cli.data_dir),
             Some(Sub::Play(args)) => meeple::play::run(args, &cli.data_dir),
+            Some(Sub::Review(args)) => meeple::play::review::run(args, &cli.data_dir),
             Some(Sub::Leaderboard { family, vs, top, json }) => {
                 leaderboard(&cli.data_dir, family.as_deref(), vs.as_deref(), top as usize, json)
             }
