@@ -20,5 +20,6 @@ mod play;
 mod protocol;
 mod referee;
 mod review;
+mod review_pty;
 mod roundtrip;
 mod uhp;
