@@ -5,6 +5,9 @@
 //! [`Game`] holds the rules and knows nothing of the search; [`Engine`] is
 //! the second trait each game implements in its own module (for example
 //! `games/connect4/engine.rs`). The registry builds a family from both.
+//! What a game review shares between the games is in [`review`].
+
+pub mod review;
 
 use std::io::{BufRead, Write};
 
@@ -50,6 +53,17 @@ pub trait Engine: Game {
     /// it must honour `ctx` (stop flag, time). Returns the reply lines.
     fn analyze(&self, _args: &str, _ctx: &mut SearchCtx) -> Result<Vec<String>, String> {
         Err(format!("analyze is not available for {}", Self::FAMILY))
+    }
+
+    /// `review`: judges every move of the game that starts at `start` and
+    /// goes on with `moves` (protocol.md, "`review`"): one
+    /// [`review::PlyReview`] per ply, in order, through
+    /// [`review::Reviewer::judged`], each position searched within the
+    /// reviewer's limits ([`review::Reviewer::search`]); returns early,
+    /// judging no more, once [`review::Reviewer::stopped`]. Runs on the
+    /// search thread.
+    fn review(_start: &Self, _moves: &[Self::Move], _rv: &mut review::Reviewer) -> Result<(), String> {
+        Err(format!("review is not available for {}", Self::FAMILY))
     }
 
     /// `meeple bench <family> ARGS...` on the command line: the family's

@@ -1,5 +1,5 @@
 //! The `meeple` binary: the protocol loop (the main job) and the
-//! subcommands `perft`, `solve`, `gui`, `play`, `leaderboard`, `bench` and `book`. Games are reached only
+//! subcommands `perft`, `solve`, `gui`, `play`, `review`, `leaderboard`, `bench` and `book`. Games are reached only
 //! through the registry; each family's `bench` and `book` arguments are its
 //! own clap commands, so `--help` shows them.
 
@@ -64,6 +64,10 @@ enum Sub {
     /// watch the engine play itself (--watch); results go to the
     /// leaderboard.
     Play(meeple::play::PlayArgs),
+    /// Review a finished game: every move judged by the engine, the
+    /// mistakes with better moves, an evaluation graph, each side's
+    /// accuracy (a saved game's NAME, or a GameString).
+    Review(meeple::play::review::ReviewArgs),
     /// Show the leaderboard kept in the data folder (results.sqlite): the
     /// people with the most wins (Acc: their mean accuracy in reviewed
     /// games), each engine level's record against people, and how many
@@ -157,6 +161,7 @@ fn main() -> ExitCode {
                 kept_results_at_start(&cli.data_dir);
                 meeple::play::run(args, &cli.data_dir)
             }
+            Some(Sub::Review(args)) => meeple::play::review::run(args, &cli.data_dir),
             Some(Sub::Leaderboard { family, vs, top, json }) => {
                 leaderboard(&cli.data_dir, family.as_deref(), vs.as_deref(), top as usize, json)
             }

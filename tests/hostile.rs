@@ -27,7 +27,7 @@ use crate::common::Engine;
 const HUGE: usize = 5_000_000;
 
 /// Every word that starts a reply of some kind, in some dialect.
-const REPLY_WORDS: [&str; 13] = [
+const REPLY_WORDS: [&str; 15] = [
     "ok",
     "err",
     "invalidmove",
@@ -41,6 +41,9 @@ const REPLY_WORDS: [&str; 13] = [
     "response",
     "copyprotection",
     "registration",
+    // `review`'s lines (protocol.md section 3).
+    "ply",
+    "side",
 ];
 
 fn huge_line() -> Vec<u8> {

@@ -241,7 +241,13 @@ impl Pty {
     /// returns what it showed after the last match.
     fn finish(&mut self) -> String {
         let deadline = Instant::now() + SAFETY;
+        let mut offered = false;
         loop {
+            // A finished game is offered a review: no.
+            if !offered && self.shown[self.at..].contains("Review this game? [y/N] ") {
+                offered = true;
+                self.line("n");
+            }
             match self.chunks.recv_timeout(Duration::from_millis(100)) {
                 Ok(bytes) => self.strip.feed(&bytes, &mut self.shown),
                 Err(_) => {

@@ -19,6 +19,8 @@ mod mastermind;
 mod play;
 mod protocol;
 mod referee;
+mod review;
+mod review_pty;
 mod roundtrip;
 mod uhp;
 mod web;

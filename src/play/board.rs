@@ -165,7 +165,7 @@ impl Paint {
 }
 
 /// `#rrggbb` as numbers.
-fn rgb(css: &str) -> Option<(u8, u8, u8)> {
+pub(super) fn rgb(css: &str) -> Option<(u8, u8, u8)> {
     let h = css.strip_prefix('#')?;
     if h.len() != 6 || !h.is_ascii() {
         return None;
@@ -179,7 +179,7 @@ fn luminance(r: u8, g: u8, b: u8) -> f64 {
 }
 
 /// The nearest colour of the xterm 256-colour cube.
-fn ansi256(r: u8, g: u8, b: u8) -> u8 {
+pub(super) fn ansi256(r: u8, g: u8, b: u8) -> u8 {
     const LEVELS: [u8; 6] = [0, 95, 135, 175, 215, 255];
     let near = |v: u8| (0..6).min_by_key(|&i| (i16::from(LEVELS[i]) - i16::from(v)).abs()).unwrap_or(0) as u8;
     16 + 36 * near(r) + 6 * near(g) + near(b)

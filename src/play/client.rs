@@ -158,6 +158,28 @@ impl Client {
         Search { stopped: false, done: false }
     }
 
+    /// Starts a long command that runs on the search thread (`review`):
+    /// read its reply with [`Client::next_line`] up to its `ok`.
+    pub fn start(&mut self, line: &str) {
+        self.session.handle_line(line);
+    }
+
+    /// The next line of a long command's reply, waiting at most `wait`
+    /// (`None` if none came meanwhile); `Err` if the engine went away.
+    /// Once the reply's `ok` is read, the search is reaped.
+    pub fn next_line(&mut self, wait: Duration) -> Result<Option<String>, Refusal> {
+        match self.rx.recv_timeout(wait) {
+            Ok(l) => {
+                if l == "ok" {
+                    self.session.wait_idle();
+                }
+                Ok(Some(l))
+            }
+            Err(RecvTimeoutError::Timeout) => Ok(None),
+            Err(RecvTimeoutError::Disconnected) => Err(Refusal::Err("the engine went away".into())),
+        }
+    }
+
     /// Stops the search: it answers at once with its best move so far.
     pub fn stop(&mut self, s: &mut Search) {
         if !s.stopped && !s.done {

@@ -12,11 +12,13 @@
 //! (`board.rs`), so this room knows no game by name, except the one place
 //! that holds Mastermind's codemaker and match scoring (`record.rs`).
 //! Every finished game with a person in it, and every match, goes to the
-//! results database that `meeple leaderboard` reads.
+//! results database that `meeple leaderboard` reads. A finished game is
+//! offered a review (`review.rs`, also `meeple review`).
 
 mod board;
 mod client;
 mod record;
+pub mod review;
 mod table;
 mod term;
 
@@ -220,6 +222,7 @@ pub fn run(args: PlayArgs, data_dir: &Path) -> Result<(), String> {
                     term.say(&said);
                 }
             }
+            review::offer(&mut client, &mut term);
             Ok(())
         }
     }

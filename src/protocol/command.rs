@@ -89,6 +89,9 @@ pub enum Command {
     PonderHit,
     IsReady,
     Analyze(String),
+    /// `review [depth N] [nodes N] [movetime MS]`: every move of the game
+    /// judged (the limits are `go`'s, per position).
+    Review(GoParams),
     SetOption {
         name: String,
         value: Option<String>,
@@ -132,7 +135,7 @@ impl Command {
 
     /// True for the commands that start a search.
     pub fn is_search(&self) -> bool {
-        matches!(self, Command::Go(_) | Command::BestMove(_) | Command::Analyze(_))
+        matches!(self, Command::Go(_) | Command::BestMove(_) | Command::Analyze(_) | Command::Review(_))
     }
 }
 
@@ -338,6 +341,9 @@ fn setoption(i: &str) -> Option<(String, Option<String>)> {
     Some((name.split_whitespace().collect::<Vec<_>>().join(" "), value))
 }
 
+/// The syntax of `review`.
+pub const REVIEW_USAGE: &str = "review [depth N] [nodes N] [movetime MS]";
+
 fn usage(command: &'static str, usage: &'static str) -> ParseError {
     ParseError::BadArgs { command, usage }
 }
@@ -383,6 +389,10 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
         "ponderhit" => no_args(Command::PonderHit, "ponderhit"),
         "isready" => no_args(Command::IsReady, "isready"),
         "analyze" => Ok(Command::Analyze(args.trim().to_string())),
+        "review" => all_consuming((go_params, space0))
+            .parse(args)
+            .map(|(_, (g, _))| Command::Review(g))
+            .map_err(|_| usage("review", REVIEW_USAGE)),
         "setoption" => setoption(args)
             .map(|(name, value)| Command::SetOption { name, value })
             .ok_or_else(|| usage("setoption", "setoption name <Name> [value <Value>]")),
@@ -653,5 +663,11 @@ mod tests {
         assert_eq!(parse_command("save game-1"), Ok(Command::Save("game-1".into())));
         assert!(parse_command("save a b").is_err());
         assert_eq!(parse_command("analyze"), Ok(Command::Analyze(String::new())));
+        assert_eq!(
+            parse_command("Review movetime 200"),
+            Ok(Command::Review(GoParams { movetime: Some(200), ..Default::default() }))
+        );
+        let Ok(Command::Review(p)) = parse_command("review depth x") else { panic!() };
+        assert_eq!(p.unknown, vec!["depth", "x"]);
     }
 }

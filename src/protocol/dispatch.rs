@@ -51,6 +51,7 @@ impl<W: Write + Send + 'static> Session<W> {
             Command::Go(p) => self.start_go(p),
             Command::BestMove(l) => self.start_bestmove(l),
             Command::Analyze(a) => self.start_analyze(a),
+            Command::Review(p) => self.start_review(p),
             Command::Quit => self.set_exit(0),
             c => {
                 // `show` may carry the colour codes of `Color`; every other
@@ -209,7 +210,11 @@ impl<W: Write + Send + 'static> Session<W> {
             }
             // Outside a search these have nothing to act on.
             Command::Stop | Command::PonderHit => Ok(vec![]),
-            Command::Go(_) | Command::BestMove(_) | Command::Analyze(_) | Command::Quit => {
+            Command::Go(_)
+            | Command::BestMove(_)
+            | Command::Analyze(_)
+            | Command::Review(_)
+            | Command::Quit => {
                 unreachable!("handled by run_command")
             }
         }
@@ -470,6 +475,27 @@ impl<W: Write + Send + 'static> Session<W> {
         self.spawn_search(Job::Analyze, limits, rest.join(" "), vec![], false);
     }
 
+    /// `review [depth N] [nodes N] [movetime MS]`: meeple's dialect only
+    /// (its reply has no place in UCI's), on a game with a move played.
+    fn start_review(&mut self, p: GoParams) {
+        if self.dialect.is_uci_like() {
+            return self.write_reply(err(
+                "review is a command of meeple's own dialect, not of UCI or UGI: start a new session without uci/ugi",
+            ));
+        }
+        match self.game_ref() {
+            Err(f) => return self.write_reply(Err(f)),
+            Ok(g) if g.history().is_empty() => {
+                return self.write_reply(err("review: no move has been played in this game"));
+            }
+            Ok(_) => {}
+        }
+        match super::review::limits(&p, self.overhead()) {
+            Ok(limits) => self.spawn_search(Job::Review, limits, String::new(), vec![], false),
+            Err(e) => self.write_reply(err(clean(&e))),
+        }
+    }
+
     fn spawn_search(
         &mut self,
         job: Job,
@@ -501,7 +527,7 @@ impl<W: Write + Send + 'static> Session<W> {
             ponder,
             arrived: self.arrived,
         };
-        let unbounded = req.limits.infinite || req.limits.is_unbounded() || ponder;
+        let unbounded = runner::is_unbounded(&req);
         let running = runner::spawn(req, self.out.clone(), self.notifier());
         if self.must_stop_at_once(unbounded) {
             running.stop.stop();

@@ -56,6 +56,12 @@ const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "analyze movetime 1000",
     ),
     (
+        "review",
+        "review [depth N] [nodes N] [movetime MS]",
+        "judge every move of the game (limits per position): ply lines, side lines",
+        "review movetime 200",
+    ),
+    (
         "setoption",
         "setoption name <Name> [value <Value>]",
         "set an option (UCI); names may contain spaces",

@@ -9,6 +9,7 @@
 //!   `dispatch`: what each command does; `settings`: the options;
 //! - `runner`: a search on its own thread (where there are threads);
 //!   `clock`: time limits; `snapshot`: the lines that rebuild a session;
+//!   `review`: the `review` command on the search thread;
 //! - `dialect`: meeple's own, UCI and UGI framing; `output`: the shared
 //!   stdout; `help`: the help texts.
 
@@ -21,6 +22,7 @@ mod event_loop;
 pub mod help;
 pub mod input;
 pub mod output;
+mod review;
 pub mod runner;
 pub mod session;
 pub mod settings;

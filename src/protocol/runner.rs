@@ -38,6 +38,8 @@ pub enum Job {
     BestMove,
     /// `analyze`: the game's analysis lines.
     Analyze,
+    /// `review`: the game's moves judged (`review.rs`).
+    Review,
 }
 
 /// Everything one search needs.
@@ -109,13 +111,20 @@ pub fn set_watch(w: Watch) {
     let _ = WATCH.set(w);
 }
 
+/// True if nothing but `stop` ends the search (`infinite`, no limit at
+/// all, pondering). A review always ends by itself: its limits bound each
+/// position, and without any each game's own default applies.
+pub fn is_unbounded(req: &Request) -> bool {
+    req.job != Job::Review && (req.limits.infinite || req.limits.is_unbounded() || req.ponder)
+}
+
 /// Starts a search thread (and its heartbeat); where there are no threads,
 /// runs the search here and returns it done.
 pub fn spawn<W: Write + Send + 'static>(req: Request, out: Out<W>, notify: Option<Notify>) -> Running {
     let stop = StopFlag::for_search();
     let progress = Progress::for_search(req.ponder);
     let done = Arc::new(AtomicBool::new(false));
-    let unbounded = req.limits.infinite || req.limits.is_unbounded() || req.ponder;
+    let unbounded = is_unbounded(&req);
     let beat = Arc::new((Mutex::new(false), Condvar::new()));
     let start = req.arrived;
     // The heartbeat: an `info` line when the player has said nothing for a
@@ -209,10 +218,31 @@ fn run<W: Write + Send + 'static>(
 ) -> Option<Box<dyn AnyPlayer>> {
     let Request { job, game, mut player, options, limits, args, seed, dialect, searchmoves, .. } = req;
     let movetime = limits.movetime;
+    let watch = WATCH.get().copied();
+    if job == Job::Review {
+        // A review stopped now has no reply at hand for the web worker's
+        // fallback: `stop` waits for it there (the shared flag ends it).
+        if let Some(w) = watch {
+            w(None);
+        }
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            super::review::run(game.as_ref(), limits, &options, seed, stop, progress, &out, start)
+        }));
+        let mut text = match r {
+            Ok(Ok(t)) => t,
+            Ok(Err(e)) => dialect.failure_line(&super::dialect::Failure::Err(e)) + "\n",
+            Err(_) => {
+                dialect.failure_line(&super::dialect::Failure::Err("internal error during review".into()))
+                    + "\n"
+            }
+        };
+        text.push_str(dialect.terminator());
+        finish(&out, &done, &text, job, start, movetime, notify);
+        return Some(player);
+    }
     let mut rng = StdRng::seed_from_u64(seed);
     let out2 = out.clone();
     let game2 = game.clone_box();
-    let watch = WATCH.get().copied();
     let mut said_best: Option<String> = None;
     if let Some(w) = watch {
         let mv = searchmoves.first().cloned().or_else(|| any_move(game.as_ref()));
@@ -260,6 +290,21 @@ fn run<W: Write + Send + 'static>(
         }
     }
     let text = framed(dialect, &lines);
+    finish(&out, &done, &text, job, start, movetime, notify);
+    keep_player.then_some(player)
+}
+
+/// Writes the end of a search's reply, marks it done and tells the
+/// session.
+fn finish<W: Write + Send + 'static>(
+    out: &Out<W>,
+    done: &AtomicBool,
+    text: &str,
+    job: Job,
+    start: Instant,
+    movetime: Option<Duration>,
+    notify: Option<Notify>,
+) {
     {
         let mut o = out.lock();
         done.store(true, Ordering::Release);
@@ -275,7 +320,6 @@ fn run<W: Write + Send + 'static>(
     if let Some(n) = notify {
         n();
     }
-    keep_player.then_some(player)
 }
 
 #[cfg(test)]

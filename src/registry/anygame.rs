@@ -9,6 +9,7 @@ use rand::rngs::StdRng;
 
 use super::Family;
 use crate::engine::Engine;
+use crate::engine::review::Reviewer;
 use crate::game::{MoveError, Outcome, state_string, turn_string};
 use crate::movetree::{self, MAX_TREE_MOVES, SelectedMove};
 use crate::options::OptionValues;
@@ -43,6 +44,8 @@ pub trait AnyGame: Send {
     fn perft(&self, depth: u32) -> u64;
     /// `analyze [ARGS]` (see [`crate::engine::Engine::analyze`]).
     fn analyze(&self, args: &str, ctx: &mut SearchCtx) -> Result<Vec<String>, String>;
+    /// `review` of the whole game (see [`crate::engine::Engine::review`]).
+    fn review(&self, rv: &mut Reviewer) -> Result<(), String>;
     /// `meeple solve` (see [`crate::engine::Engine::solve`]).
     fn solve(&self, args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), String>;
     fn clone_box(&self) -> Box<dyn AnyGame>;
@@ -216,6 +219,14 @@ impl<G: Engine> AnyGame for Match<G> {
     }
     fn analyze(&self, args: &str, ctx: &mut SearchCtx) -> Result<Vec<String>, String> {
         self.pos.analyze(args, ctx)
+    }
+    fn review(&self, rv: &mut Reviewer) -> Result<(), String> {
+        // The start of the game: every move taken back.
+        let mut start = self.pos.clone();
+        for &mv in self.moves.iter().rev() {
+            start.undo(mv);
+        }
+        G::review(&start, &self.moves, rv)
     }
     fn solve(&self, args: &[String], input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), String> {
         self.pos.solve(args, input, out)

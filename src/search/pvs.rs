@@ -37,7 +37,8 @@ use crate::time::Instant;
 pub const WIN: i32 = 1_000_000;
 /// Deepest path the search follows.
 pub const MAX_PLY: usize = 128;
-const WIN_THRESHOLD: i32 = WIN - 1_000;
+/// Values at or beyond it (either sign) are proven wins or losses.
+pub const WIN_THRESHOLD: i32 = WIN - 1_000;
 /// Slots of the history table (see [`Heuristics::history_slot`]).
 pub const HISTORY_SLOTS: usize = 1 << 15;
 /// Largest order score of [`Heuristics::order`]; with the history bonus

@@ -1,10 +1,10 @@
 //! Connect Four's engine services: options, players, `analyze` (the score
 //! of every column), `meeple bench connect4`, the opening book's command,
-//! `meeple solve` and the `mate N` reading of an exact score.
+//! `meeple solve`, `review` and the `mate N` reading of an exact score.
 
 use std::io::{BufRead, Write};
 
-use super::{Connect4, analysis, bench, book, perfect, players, solve_cmd};
+use super::{Connect4, analysis, bench, book, perfect, players, review, solve_cmd};
 use crate::engine::{Engine, StrategySpec};
 use crate::options::OptionSpec;
 use crate::search::SearchCtx;
@@ -53,6 +53,10 @@ impl Engine for Connect4 {
         let line = analysis::column_line(&mut solver, self, weak);
         ctx.nodes += solver.nodes;
         Ok(vec![line])
+    }
+    /// `review`: every move judged exactly (see `review.rs`).
+    fn review(start: &Self, moves: &[u8], rv: &mut crate::engine::review::Reviewer) -> Result<(), String> {
+        review::review(start, moves, rv)
     }
     /// A win with one's k-th stone scores `C/2 + 1 - k`; the side to move
     /// has `n/2` stones (rounded down), the opponent `n/2` rounded up.

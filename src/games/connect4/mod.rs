@@ -13,6 +13,7 @@ mod eval;
 mod heuristic;
 mod perfect;
 mod players;
+mod review;
 mod solve_cmd;
 pub mod solver;
 #[cfg(test)]

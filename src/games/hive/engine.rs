@@ -1,7 +1,7 @@
-//! Hive's engine services: options, players, the bulk-counting perft and
+//! Hive's engine services: options, players, `review`, the bulk-counting perft and
 //! `meeple bench hive` (perft, or the search of fixed positions).
 
-use super::{Hive, perft, players};
+use super::{Hive, perft, players, review};
 use crate::engine::{Engine, StrategySpec};
 use crate::options::{OptionSpec, OptionValues};
 
@@ -26,6 +26,16 @@ impl Engine for Hive {
 
     fn strategies() -> Vec<StrategySpec<Self>> {
         players::strategies()
+    }
+
+    /// `review`: every move judged by the search's winning chance (see
+    /// `review.rs`).
+    fn review(
+        start: &Self,
+        moves: &[super::mv::Move],
+        rv: &mut crate::engine::review::Reviewer,
+    ) -> Result<(), String> {
+        review::review(start, moves, rv)
     }
 
     fn perft(&mut self, depth: u32) -> u64 {

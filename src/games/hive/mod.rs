@@ -21,6 +21,7 @@ mod players;
 #[cfg(test)]
 mod reference_gen;
 mod render;
+mod review;
 #[cfg(test)]
 mod rules_tests;
 mod searchbench;

@@ -1,10 +1,10 @@
 //! Mastermind's engine services: options (the codemaker and its secret),
-//! the codebreakers, `analyze` (the codes still possible) and `meeple bench
-//! mastermind`.
+//! the codebreakers, `analyze` (the codes still possible), `review` and
+//! `meeple bench mastermind`.
 
 use rand::rngs::StdRng;
 
-use super::{MakerMode, Mastermind, analyze, bench, breakers};
+use super::{MakerMode, Mastermind, MmMove, analyze, bench, breakers, review};
 use crate::engine::{Engine, StrategySpec};
 use crate::options::{OptionSpec, OptionValues};
 use crate::search::SearchCtx;
@@ -57,6 +57,15 @@ impl Engine for Mastermind {
 
     fn analyze(&self, args: &str, ctx: &mut SearchCtx) -> Result<Vec<String>, String> {
         analyze::analyze(self, args, ctx)
+    }
+
+    /// `review`: each guess judged by the codes it leaves (see `review.rs`).
+    fn review(
+        start: &Self,
+        moves: &[MmMove],
+        rv: &mut crate::engine::review::Reviewer,
+    ) -> Result<(), String> {
+        review::review(start, moves, rv)
     }
 
     fn bench(args: &[String], out: &mut dyn std::io::Write) -> Result<(), String> {

@@ -35,6 +35,7 @@ mod engine;
 mod exact;
 mod kernel;
 mod maker;
+mod review;
 mod spec;
 mod split;
 mod symmetry;

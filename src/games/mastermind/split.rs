@@ -34,6 +34,10 @@ pub enum Rule {
     Entropy,
     /// Irving: smallest expected class size (sum of n squared).
     Expected,
+    /// The review's value: the expected number of codes left to find after
+    /// the guess, the winning class counting none (the sum of n squared
+    /// over the other classes).
+    Left,
 }
 
 /// A scored candidate guess.
@@ -126,7 +130,7 @@ impl<'a> Splitter<'a> {
                     .collect(),
                 1.0 / FIXED,
             ),
-            Rule::Expected => ((0..=m as u64).map(|n| n * n).collect(), 1.0),
+            Rule::Expected | Rule::Left => ((0..=m as u64).map(|n| n * n).collect(), 1.0),
             _ => (Vec::new(), 1.0),
         };
         let delta = (0..table.len()).map(|n| if n == 0 { 0 } else { table[n] - table[n - 1] }).collect();
@@ -151,7 +155,14 @@ impl<'a> Splitter<'a> {
             Rule::Entropy | Rule::Expected => {
                 self.valid.iter().map(|&i| self.table[counts[i] as usize]).sum::<u64>() as f64 * self.scale
             }
+            Rule::Left => self.slots.iter().map(|&i| self.table[counts[i] as usize]).sum::<u64>() as f64,
         }
+    }
+
+    /// What the winning class adds to a sum over every class (the
+    /// review's rule counts it as nothing).
+    fn win_term(&self, counts: &[u32]) -> u64 {
+        if self.rule == Rule::Left { self.table[counts[self.win] as usize] } else { 0 }
     }
 
     /// The convex function a rule sums, on real numbers.
@@ -192,8 +203,9 @@ impl<'a> Splitter<'a> {
             Rule::MostParts => f64::NEG_INFINITY,
             _ => {
                 // Whole counts from the table, the level by the formula.
-                let whole: u64 =
-                    v[k..].iter().map(|&x| self.table[x as usize]).sum::<u64>() + self.table[fixed as usize];
+                let whole: u64 = v[k..].iter().map(|&x| self.table[x as usize]).sum::<u64>()
+                    + self.table[fixed as usize]
+                    - self.win_term(counts);
                 whole as f64 * self.scale + k as f64 * self.f(level)
             }
         }
@@ -203,9 +215,20 @@ impl<'a> Splitter<'a> {
     /// many classes as there are feedbacks.
     fn least_cost(&self) -> f64 {
         let m = self.codes.len();
+        let mut counts = vec![0u32; self.spec.feedback_slots()];
+        if self.rule == Rule::Left {
+            // At best one code wins (it costs nothing) and the others
+            // spread evenly over the other classes.
+            let rest = m.saturating_sub(1);
+            let parts = self.slots.len().min(rest).max(1);
+            let (q, r) = (rest / parts, rest % parts);
+            for (k, &i) in self.slots.iter().take(parts).enumerate() {
+                counts[i] = q as u32 + (k < r) as u32;
+            }
+            return self.cost(&counts);
+        }
         let parts = (self.slots.len() + 1).min(m).max(1);
         let (q, r) = (m / parts, m % parts);
-        let mut counts = vec![0u32; self.spec.feedback_slots()];
         for (k, &i) in self.valid.iter().take(parts).enumerate() {
             counts[i] = q as u32 + (k < r) as u32;
         }
@@ -227,6 +250,7 @@ impl<'a> Splitter<'a> {
             if sum == self.table[m] && m > 1 {
                 return None;
             }
+            let sum = sum - self.win_term(counts);
             return Some(Choice { cost: sum as f64 * self.scale, possible, code: g });
         }
         if self.rule == Rule::MostParts || !limit.is_finite() || m < 2 * BLOCK {
@@ -375,7 +399,7 @@ mod tests {
         let set: Vec<Code> =
             spec.all_codes().into_iter().filter(|&c| spec.score(g1, c) == spec.score(g1, secret)).collect();
         assert!(set.len() > 2 * BLOCK, "{}", set.len());
-        for rule in [Rule::Entropy, Rule::Expected, Rule::Knuth, Rule::MostParts] {
+        for rule in [Rule::Entropy, Rule::Expected, Rule::Knuth, Rule::MostParts, Rule::Left] {
             let sp = Splitter::new(&spec, rule, &set, &set);
             let mut full: Vec<Choice> = all
                 .iter()

@@ -300,6 +300,36 @@ fn analyze_counts_and_splits() {
     assert!(lines[1].starts_with("codes ") && lines[1].contains("1135"), "{lines:?}");
 }
 
+/// Issue 43 item 9: `analyze movetime 500` on `Mastermind+8x10+blanks`
+/// with a guess to split took 0.8 s: the codes were counted under the
+/// limit, then the guess split up to 4M of them with no look at it. The
+/// split is now made in the one pass that counts and watches the limit,
+/// so the codes split are exactly the codes counted before the limit
+/// stopped it (no code is scored after the limit is seen).
+#[test]
+fn analyze_splits_only_what_it_counted_under_the_limit() {
+    let mut g = Mastermind::parse_type("Mastermind+8x10+blanks").unwrap().unwrap();
+    g.play(g.parse_move("12345678").unwrap());
+    let o = OptionValues::default();
+    let mut rng = StdRng::seed_from_u64(0);
+    let mut report = |_r: crate::search::Report| {};
+    // More codes than the old pass kept for the split (1 << 22).
+    let limit = 5_000_000;
+    let limits = Limits { nodes: Some(limit), ..Limits::default() };
+    let mut ctx = SearchCtx::new(limits, &o, &mut rng, StopFlag::new(), &mut report);
+    let lines = g.analyze("", &mut ctx).unwrap();
+    let counted: u64 = lines[0].strip_prefix("possible at least ").expect(&lines[0]).parse().unwrap();
+    assert!(counted >= limit && counted <= limit + 65536, "{}", lines[0]);
+    let split: u64 = lines[2]
+        .strip_prefix("split ")
+        .unwrap()
+        .split(' ')
+        .map(|kv| kv.split_once('=').unwrap().1.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(split, counted, "the split covers the codes counted, no more");
+    assert!(lines[1].starts_with("guess 12345678 possible yes "), "{lines:?}");
+}
+
 /// Issue 9 item 5 / issue 10 item 1: a search stopped before it starts
 /// still gives a legal guess, for every strategy, on small and large
 /// variants, with and without a history, and so does a 1 ms deadline.
