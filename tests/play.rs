@@ -558,6 +558,36 @@ fn hotseat_to_a_win_and_watching_the_engine() {
     assert!(!end.contains("Recorded in"), "{end}");
 }
 
+/// Issue 42 item 4: a game reviewed when `meeple play` offers it keeps
+/// each side's accuracy in the results, and the leaderboard shows it.
+#[test]
+fn a_reviewed_game_keeps_each_sides_accuracy() {
+    let mut p = Pty::spawn("review-acc", &["Connect4", "--hotseat"]);
+    p.expect("Name of the player of Red [");
+    p.line("Ann");
+    p.expect("Name of the player of Yellow [");
+    p.line("Bob");
+    for (i, m) in ["4", "1", "4", "1", "4", "1", "4"].iter().enumerate() {
+        p.expect(if i % 2 == 0 { "Ann (Red) > " } else { "Bob (Yellow) > " });
+        p.line(m);
+    }
+    p.expect("Review this game? [y/N] ");
+    p.line("y");
+    let said = p.expect("on the leaderboard (meeple leaderboard).");
+    // Bob never blocked: each of his moves lets Red win sooner.
+    assert!(said.contains("??"), "{said}");
+    let end = p.finish();
+    assert!(!end.contains("could not be stored"), "{end}");
+    let board = leaderboard(&p.data_dir);
+    let acc = |name: &str| {
+        let row = board["people"].as_array().unwrap().iter().find(|r| r["name"] == name).unwrap();
+        row["accuracy"].as_f64().unwrap_or_else(|| panic!("no accuracy for {name}: {board}"))
+    };
+    let (ann, bob) = (acc("Ann"), acc("Bob"));
+    assert!((0.0..=100.0).contains(&ann) && (0.0..=100.0).contains(&bob), "{ann} {bob}");
+    assert!(ann > bob, "the winner of a game the loser threw plays more accurately: {ann} {bob}");
+}
+
 /// ECHO, ICANON and ISIG: a terminal where typing shows, lines can be
 /// edited and Ctrl-C is a signal.
 const COOKED: libc::tcflag_t = libc::ECHO | libc::ICANON | libc::ISIG;

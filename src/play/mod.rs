@@ -212,17 +212,25 @@ pub fn run(args: PlayArgs, data_dir: &Path) -> Result<(), String> {
             term.say(&result_words(&b, ending, resigned, &seats, &engine));
             // A game that ended before it came to this table (a finished
             // save) is not recorded again; one resigned here is.
+            let mut stored = None;
             if record && (here > 0 || resigned.is_some()) {
                 let players = players(&seats, &engine);
                 let how =
                     if resigned.is_some() { results::Ending::Resignation } else { results::Ending::Normal };
                 let g = record::game_record(&b, &gs, players, ending, how);
-                let said = record::store(data_dir, Some(&g), None);
+                let (said, id) = record::store_with_id(data_dir, Some(&g), None);
                 if !said.is_empty() {
                     term.say(&said);
                 }
+                stored = id;
             }
-            review::offer(&mut client, &mut term);
+            // A reviewed game keeps each side's accuracy on the leaderboard.
+            if let (Some(acc), Some(id)) = (review::offer(&mut client, &mut term), stored) {
+                match results::Results::open(data_dir).and_then(|mut r| r.set_accuracy(id, acc)) {
+                    Ok(()) => term.say("Each side's accuracy is on the leaderboard (meeple leaderboard)."),
+                    Err(e) => term.say(&format!("The accuracy could not be stored: {e}")),
+                }
+            }
             Ok(())
         }
     }

@@ -157,26 +157,40 @@ impl MatchScore {
 /// What recording said, for the person: where it went and the people's
 /// records now, or why it failed.
 pub fn store(data_dir: &Path, game: Option<&GameRecord>, m: Option<&MatchRecord>) -> String {
+    store_with_id(data_dir, game, m).0
+}
+
+/// [`store`], with the id of the game or match in the database once it
+/// is there (for its review's accuracy).
+pub fn store_with_id(
+    data_dir: &Path,
+    game: Option<&GameRecord>,
+    m: Option<&MatchRecord>,
+) -> (String, Option<i64>) {
+    store_words(data_dir, game, m)
+}
+
+fn store_words(data_dir: &Path, game: Option<&GameRecord>, m: Option<&MatchRecord>) -> (String, Option<i64>) {
     let people: Vec<String> = match (game, m) {
         (Some(g), _) => g.seats.iter().filter_map(|s| person_name(&s.player)).collect(),
         (None, Some(m)) => m.players.iter().filter_map(person_name).collect(),
         (None, None) => Vec::new(),
     };
     if people.is_empty() {
-        return String::new();
+        return (String::new(), None);
     }
     let contest = match (game, m) {
         (Some(g), _) => results::Contest::Game(g.clone()),
         (None, Some(m)) => results::Contest::Match(m.clone()),
-        (None, None) => return String::new(),
+        (None, None) => return (String::new(), None),
     };
     // Kept for later when the database cannot be written.
     let stored = results::store(data_dir, &contest);
-    let results::Stored::Recorded { path, flushed, .. } = &stored else {
-        return format!("{}.", stored.words("The result"));
+    let results::Stored::Recorded { id, path, flushed } = &stored else {
+        return (format!("{}.", stored.words("The result")), None);
     };
     let Ok(Some(r)) = Results::open_existing(data_dir) else {
-        return format!("{}.", stored.words("The result"));
+        return (format!("{}.", stored.words("The result")), Some(*id));
     };
     let mut text = format!("Recorded in {} (meeple leaderboard shows it).", path.display());
     if *flushed > 0 {
@@ -196,7 +210,7 @@ pub fn store(data_dir: &Path, game: Option<&GameRecord>, m: Option<&MatchRecord>
             ));
         }
     }
-    text
+    (text, Some(*id))
 }
 
 fn person_name(p: &Player) -> Option<String> {

@@ -450,21 +450,43 @@ fn mistakes(out: &mut String, b: &Board, r: &Review, ink: &Ink) {
 
 /// After a game of `meeple play`: "Review this game? [y/N]" at a
 /// terminal, and the review if the answer is yes.
-pub fn offer(client: &mut Client, term: &mut term::Term) {
+/// Offers the review of the game just over; each side's accuracy (side 0,
+/// side 1) if it was reviewed.
+pub fn offer(client: &mut Client, term: &mut term::Term) -> Option<[Option<f64>; 2]> {
     if !term.interactive() {
-        return;
+        return None;
     }
     match term.read("Review this game? [y/N] ") {
         term::Input::Line(l)
             if l.trim().eq_ignore_ascii_case("y") || l.trim().eq_ignore_ascii_case("yes") =>
         {
-            match review_text(client, None, term.color) {
-                Ok(text) => term.say(&text),
-                Err(e) => term.say(&format!("No review: {e}")),
+            let reviewed = client
+                .line("board json")
+                .map_err(|e| e.to_string())
+                .and_then(|b| Board::parse(&b))
+                .and_then(|b| collect(client, None).map(|r| (b, r)));
+            match reviewed {
+                Ok((b, r)) => {
+                    term.say(&draw(&b, &r, None, term.color));
+                    Some(accuracies(&b, &r))
+                }
+                Err(e) => {
+                    term.say(&format!("No review: {e}"));
+                    None
+                }
             }
         }
-        _ => {}
+        _ => None,
     }
+}
+
+/// Each side's accuracy in a review (side 0, side 1), from its `side`
+/// lines (`accuracy A` or `accuracy none`).
+pub fn accuracies(b: &Board, r: &Review) -> [Option<f64>; 2] {
+    [0, 1].map(|s| {
+        let i = r.sides.iter().position(|kv| kv.first().is_some_and(|(_, n)| *n == b.sides[s]))?;
+        r.side(i, "accuracy")?.parse::<f64>().ok().filter(|a| (0.0..=100.0).contains(a))
+    })
 }
 
 #[cfg(test)]
@@ -479,6 +501,15 @@ mod tests {
             state: format!("{}Wins", sides[0]),
             ..Board::default()
         }
+    }
+
+    /// Each side's accuracy is read from its `side` line, by name.
+    #[test]
+    fn accuracies_are_read_by_side() {
+        let b = board("Connect4", ["Red", "Yellow"]);
+        let kv = |n: &str, a: &str| vec![("name".to_string(), n.to_string()), ("accuracy".into(), a.into())];
+        let r = Review { plies: Vec::new(), sides: vec![kv("Yellow", "71.5"), kv("Red", "none")] };
+        assert_eq!(accuracies(&b, &r), [None, Some(71.5)]);
     }
 
     /// The drawing of a known reply: every move with its glyph, the graph
