@@ -165,7 +165,8 @@ function renderHistory() {
 // first selection ends the showing).
 function animate(m) {
   const sels = m.select || [];
-  if (sels.length < 2 || S.review) return;
+  // A browser that was behind may get a move before its game's state.
+  if (sels.length < 2 || S.review || !S.st || S.st.game_no !== m.game_no) return;
   const anim = { taken: [] };
   S.anim = anim;
   let k = 0;

@@ -86,6 +86,10 @@ impl Game {
     /// engine (both sent at once, answered in turn).
     pub async fn refresh(&mut self, engine: &mut Engine) {
         let (board, tree) = read_board_and_level(engine).await;
+        self.set_position(board, tree);
+    }
+
+    fn set_position(&mut self, board: Value, tree: Result<String, Failure>) {
         let (mut t, mut error) = (Value::Null, None);
         if !is_over(&board) && board["state"].is_string() {
             match tree {
@@ -131,11 +135,13 @@ impl Game {
         }
     }
 
-    /// A move was played at `now`: the new GameString, the mover's clock.
-    pub fn moved(&mut self, game_string: String, side: usize, now: Instant) {
-        self.game_string = game_string;
-        self.last_move_at = now;
-        self.clocks.moved(side, now);
+    /// A move was played (read at `at`): the position after it, the
+    /// mover's clock.
+    pub fn moved(&mut self, played: Played, side: usize, at: Instant) {
+        self.game_string = played.game_string;
+        self.set_position(played.board, played.tree);
+        self.last_move_at = at;
+        self.clocks.moved(side, at);
         self.note = None;
     }
 
@@ -146,6 +152,42 @@ impl Game {
             self.boards.push(&self.board);
         }
     }
+}
+
+/// A move played and the position after it, read back.
+pub struct Played {
+    pub game_string: String,
+    pub board: Value,
+    pub tree: Result<String, Failure>,
+    /// The levels of the move tree asked for at the position before the
+    /// move, in order (null where refused).
+    pub levels: Vec<Value>,
+}
+
+/// Plays `mv`, asking first for the levels below the prefixes `before`
+/// (at the position before the move), then reads the board and the first
+/// level of the tree after it: all written at once, so the table waits
+/// once for the engine (which answers in order), however busy the machine.
+pub async fn play(engine: &mut Engine, mv: &str, before: &[Vec<String>]) -> Result<Played, Failure> {
+    let mut asked = Vec::with_capacity(before.len());
+    for p in before {
+        asked.push(engine.send(&format!("movetree json level {}", p.join(" ")), false).await?);
+    }
+    let play = engine.send(&format!("play {mv}"), false).await?;
+    let tree = engine.send("movetree json level", false).await?;
+    let board = engine.send("board json", false).await?;
+    let mut levels = Vec::with_capacity(asked.len());
+    for id in asked {
+        let line = engine.reply(id).await.ok().and_then(|mut v| v.pop());
+        levels.push(line.and_then(|l| serde_json::from_str(&l).ok()).unwrap_or(Value::Null));
+    }
+    // Every reply is taken, also when the move is refused.
+    let played = engine.reply(play).await;
+    let tree = engine.reply(tree).await.and_then(|mut v| v.pop().ok_or(Failure::Refused("no tree".into())));
+    let board = engine.reply(board).await;
+    let game_string = played?.pop().ok_or_else(|| Failure::Refused(format!("no reply to play {mv}")))?;
+    let board = board?.pop().and_then(|l| serde_json::from_str(&l).ok()).unwrap_or(Value::Null);
+    Ok(Played { game_string, board, tree, levels })
 }
 
 /// The engine's `board json` (null if unreadable).

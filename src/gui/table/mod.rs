@@ -65,7 +65,7 @@ pub use msg::{ClientMsg, EngineCfg, PlayerCfg};
 
 use analysis::{Allowed, Analysis};
 use errands::{Asked, Done, Errands, MatchDone};
-use game::Game;
+use game::{Game, Played};
 use lineup::{Lineup, Setup};
 use turn::{Search, Turns};
 use view::View;
@@ -328,8 +328,8 @@ impl Table {
                     return Err("it is not your move".into());
                 }
                 self.halt().await;
-                let gs = self.engine.one(&format!("play {mv}")).await?;
-                self.after_move(gs, &mv, turn, None, at).await;
+                let played = game::play(&mut self.engine, &mv, &[]).await?;
+                self.after_move(played, &mv, turn, None, at).await;
             }
             ClientMsg::Resign => {
                 let turn = self.turn().ok_or("no game in progress")?;
@@ -606,25 +606,24 @@ impl Table {
         }
     }
 
-    /// A move was played (`gs`: the GameString after it), by `side`, read
-    /// at `at`; an engine's with the selections along its path, for the
-    /// page to show it one selection at a time.
+    /// A move was played by `side`, read at `at`; an engine's with the
+    /// selections along its path, for the page to show it one selection at
+    /// a time.
     async fn after_move(
         &mut self,
-        gs: String,
+        played: Played,
         mv: &str,
         side: usize,
         select: Option<Option<Vec<Value>>>,
         at: Instant,
     ) {
         let Some(g) = &mut self.game else { return };
-        g.moved(gs, side, at);
-        g.refresh(&mut self.engine).await;
+        g.moved(played, side, at);
         g.keep_board();
         let ply = g.ply();
         let by_engine = select.is_some();
         self.out.push(Out::All(json!({"t": "moved", "move": mv, "side": side, "engine": by_engine,
-            "select": select.flatten(), "ply": ply, "at": unix_ms(at)})));
+            "select": select.flatten(), "ply": ply, "game_no": self.game_no, "at": unix_ms(at)})));
         self.check_end().await;
         self.start_clock();
         self.out.push(Out::State);
@@ -791,9 +790,13 @@ impl Table {
             (Ok(_), Some(mv)) if !s.stopped && !self.turns.paused && self.turn() == Some(s.side) => {
                 let at = s.bestmove_at.unwrap_or_else(Instant::now);
                 let root = self.game.as_ref().map(|g| g.tree.clone()).unwrap_or(Value::Null);
-                let select = turn::path_selections(&mut self.engine, &root, &mv).await;
-                match self.engine.one(&format!("play {mv}")).await {
-                    Ok(gs) => self.after_move(gs, &mv, s.side, Some(select), at).await,
+                // The levels on the move's path are asked for with the move.
+                let levels = turn::path_levels(&root, &mv);
+                match game::play(&mut self.engine, &mv, &levels).await {
+                    Ok(played) => {
+                        let select = turn::path_selections(&root, &mv, &levels, &played.levels);
+                        self.after_move(played, &mv, s.side, Some(select), at).await
+                    }
                     Err(e) => {
                         self.turns.paused = true;
                         self.error(&e.to_string());
