@@ -825,3 +825,56 @@ async fn small_states_and_the_path_of_an_engines_move() {
     }
     act(&t, &mut host, json!({"t": "abandon"})).await.unwrap();
 }
+
+/// The results database locked by another process: the end of a game and
+/// a spectator's leaderboard wait off the table's task; the table answers
+/// its players meanwhile (their answers come before the record's and the
+/// leaderboard's), and the record is written once the lock goes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_locked_database_stalls_nobody() {
+    let t = table("locked").await;
+    meeple::results::Results::open(&t.data_dir).unwrap();
+    let (release, locked) = std::sync::mpsc::channel::<()>();
+    let (ready, is_ready) = std::sync::mpsc::channel::<()>();
+    let path = t.data_dir.join("results.sqlite");
+    let locker = std::thread::spawn(move || {
+        let c = rusqlite::Connection::open(path).unwrap();
+        c.execute_batch("BEGIN EXCLUSIVE").unwrap();
+        ready.send(()).unwrap();
+        locked.recv().unwrap();
+        c.execute_batch("ROLLBACK").unwrap();
+    });
+    is_ready.recv().unwrap();
+    let mut host = join(&t, 1, Some(&t.host)).await;
+    host.next("welcome").await;
+    let mut spec = join(&t, 2, None).await;
+    spec.next("welcome").await;
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Connect4", "pause": 0, "players": [human("Ann"), human("Bob")]}),
+    )
+    .await
+    .unwrap();
+    for mv in ["1", "2", "1", "2", "1", "2", "1"] {
+        act(&t, &mut host, json!({"t": "play", "move": mv})).await.unwrap();
+    }
+    send(&t, &spec, json!({"t": "leaderboard"})).await;
+    // The table answers at once, the database being locked.
+    act(&t, &mut host, json!({"t": "name", "name": "Ann"})).await.unwrap();
+    assert!(host.state["result"].is_object(), "{}", host.state);
+    assert!(host.state["recorded"].is_null(), "recorded while the database is locked: {}", host.state);
+    act(&t, &mut host, json!({"t": "chat", "text": "still here"})).await.unwrap();
+    release.send(()).unwrap();
+    locker.join().unwrap();
+    let s = host.state_where(|s| s["recorded"].is_string()).await;
+    assert_eq!(s["recorded"], "the game is on the leaderboard");
+    // The leaderboard came or was refused, in its time, to the spectator only.
+    let v = loop {
+        let v = spec.recv().await;
+        if v["t"] == "leaderboard" || v["t"] == "error" {
+            break v;
+        }
+    };
+    assert!(v["t"] == "leaderboard" || v["text"].as_str().is_some_and(|e| e.contains("lock")), "{v}");
+}
