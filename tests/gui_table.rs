@@ -878,3 +878,40 @@ async fn a_locked_database_stalls_nobody() {
     };
     assert!(v["t"] == "leaderboard" || v["text"].as_str().is_some_and(|e| e.contains("lock")), "{v}");
 }
+
+/// What the GUI relies on to find an engine's move in the tree level by
+/// level (protocol.md section 12): a move's text is its actions written
+/// one after another, with or without blanks, in every game.
+#[test]
+fn a_moves_text_is_its_actions_in_every_game() {
+    fn walk(node: &Value, prefix: &str, n: &mut usize) {
+        let here: String = node["actions"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+        let path = format!("{prefix}{here}");
+        if node["final"] == true {
+            let mv: String = node["move"].as_str().unwrap().chars().filter(|c| !c.is_whitespace()).collect();
+            assert_eq!(mv, path, "{node}");
+            *n += 1;
+        }
+        for c in node["children"].as_array().into_iter().flatten() {
+            walk(c, &path, n);
+        }
+    }
+    let mut e = crate::common::Engine::start("gui-actions");
+    e.cmd("setoption name Mastermind.Codemaker value none");
+    for (game, moves) in [
+        ("Connect4", vec!["4", "4"]),
+        ("Base+MLP", vec!["wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-"]),
+        ("Mastermind+3x4", vec!["123"]),
+        ("Mastermind+4x6+blanks", vec![]),
+    ] {
+        e.cmd(&format!("newgame {game}"));
+        for m in &moves {
+            e.cmd(&format!("play {m}"));
+        }
+        let t: Value = serde_json::from_str(&e.one("movetree json")).unwrap();
+        let mut n = 0;
+        walk(&t, "", &mut n);
+        assert!(n > 1, "{game}: {n} moves");
+    }
+    assert_eq!(e.close(), 0);
+}
