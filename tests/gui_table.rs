@@ -885,7 +885,8 @@ async fn a_locked_database_stalls_nobody() {
 #[test]
 fn a_moves_text_is_its_actions_in_every_game() {
     fn walk(node: &Value, prefix: &str, n: &mut usize) {
-        let here: String = node["actions"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+        let here: String =
+            node["actions"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
         let path = format!("{prefix}{here}");
         if node["final"] == true {
             let mv: String = node["move"].as_str().unwrap().chars().filter(|c| !c.is_whitespace()).collect();

@@ -823,6 +823,7 @@ impl Table {
         self.turns.search = None;
         self.turns.next_at = None;
         self.analysis = None;
+        self.levels_asked.clear();
         for (_, w) in std::mem::take(&mut self.waiting) {
             let client = w.client();
             self.out.push(Out::To(client, w.answer(Err(Failure::Gone("the engine has exited".into())))));
