@@ -1,9 +1,11 @@
 //! `meeple gui` under hostile use, over real WebSockets (a small client
 //! written here, so a test can also send what no browser would): the cap
-//! on engine processes, tables reaped when nobody is left, a killed engine
-//! reaped and replaced, a browser that never reads while another floods
-//! (the server's memory stays flat), and a message too large refused as its
-//! header arrives.
+//! on engine processes and on spectators, tables reaped when nobody is
+//! left, a killed engine reaped and replaced, browsers that never read
+//! (skipped to the newest state, dropped once what cannot be skipped piles
+//! up; the server's memory stays flat, also with 50 of them at a big
+//! Mastermind variant), and a message too large refused as its header
+//! arrives.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -67,6 +69,20 @@ impl Server {
         out
     }
 
+    /// True once the server has closed its side of a client's connection
+    /// (seen in the kernel's table of sockets, so the client need not read
+    /// what is still on its way).
+    fn dropped(&self, ws: &Ws) -> bool {
+        let port = |a: std::net::SocketAddr| format!(":{:04X}", a.port());
+        let (server, client) = (port(ws.s.peer_addr().unwrap()), port(ws.s.local_addr().unwrap()));
+        let table = std::fs::read_to_string("/proc/net/tcp").unwrap_or_default();
+        // local address, remote address, state (01: established).
+        !table.lines().skip(1).any(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            f.len() > 3 && f[1].ends_with(&server) && f[2].ends_with(&client) && f[3] == "01"
+        })
+    }
+
     fn ws(&self, query: &str) -> Ws {
         Ws::connect(&self.addr, &format!("/ws?{query}"))
     }
@@ -104,6 +120,7 @@ struct Ws {
 impl Ws {
     fn connect(addr: &str, path: &str) -> Ws {
         let mut s = TcpStream::connect(addr).unwrap();
+        s.set_nodelay(true).unwrap();
         s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
         write!(
             s,
@@ -250,12 +267,15 @@ fn a_killed_engine_is_reaped_and_replaced() {
     assert_eq!(last["game_string"], "Connect4;InProgress;Red[2];4;3");
 }
 
-/// One browser never reads while another floods the table with messages
-/// that go to everyone: the one that does not read is dropped, and the
-/// server's memory stays flat. A frame announcing 48 MB is refused as its
-/// header arrives, before anything is buffered.
+/// One browser never reads while another floods the table with states
+/// (every name change) and chat: the one that does not read keeps only
+/// the newest state (it gets it when it reads again) and the server's
+/// memory stays flat; once messages that cannot be skipped pile up for it
+/// (people joining and leaving, announced to everybody), it is dropped. A
+/// frame announcing 48 MB is refused as its header arrives, before
+/// anything is buffered.
 #[test]
-fn a_browser_that_never_reads_is_dropped_and_memory_stays_flat() {
+fn a_browser_that_never_reads_is_skipped_then_dropped_and_memory_stays_flat() {
     let srv = Server::start("flood", &[]);
     let mut host = srv.table();
     let w = host.next("welcome");
@@ -266,17 +286,17 @@ fn a_browser_that_never_reads_is_dropped_and_memory_stays_flat() {
     host.next("ok");
     host.send(&json!({"t": "invite", "side": 0})).unwrap();
     let key = loop {
-        let s = host.next("state");
-        if let Some(k) = s["me"]["guest_key"].as_str() {
+        let s = host.next("me");
+        if let Some(k) = s["guest_key"].as_str() {
             break k.to_string();
         }
     };
-    // From here the host never reads.
+    // From here the host does not read.
     let mut guest = srv.ws(&format!("room={table}&me={key}"));
     guest.next("welcome");
     let before = srv.rss_kb();
     let mut reader = guest.s.try_clone().unwrap();
-    // The guest reads everything on a thread (it is not the one dropped).
+    // The guest reads everything on a thread.
     let drain = std::thread::spawn(move || {
         let mut buf = vec![0u8; 1 << 16];
         let mut total = 0u64;
@@ -288,11 +308,9 @@ fn a_browser_that_never_reads_is_dropped_and_memory_stays_flat() {
         }
         total
     });
-    // Each name change sends the whole state (a Mastermind tree of 1296
-    // moves, about 200 KB) to every browser.
     let t = Instant::now();
     let mut sent = 0;
-    while sent < 3000 && t.elapsed() < Duration::from_secs(60) {
+    while sent < 4000 && t.elapsed() < Duration::from_secs(60) {
         let v = if sent % 2 == 0 {
             json!({"t": "name", "name": format!("flood {sent}")})
         } else {
@@ -303,24 +321,36 @@ fn a_browser_that_never_reads_is_dropped_and_memory_stays_flat() {
         }
         sent += 1;
     }
-    // The host was dropped: its connection is closed by the server.
-    host.s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    let mut buf = vec![0u8; 1 << 20];
-    let mut closed = false;
-    let t = Instant::now();
-    while t.elapsed() < Duration::from_secs(60) {
-        match host.s.read(&mut buf) {
-            Ok(0) | Err(_) => {
-                closed = true;
-                break;
-            }
-            Ok(_) => {}
-        }
-    }
-    assert!(closed, "the host that never read is still connected");
+    let last = format!("flood {}", (sent - 1) / 2 * 2);
     let after = srv.rss_kb();
     eprintln!("sent {sent} messages; server memory {before} kB before, {after} kB after");
     assert!(after < before + 40_000, "the server grew from {before} kB to {after} kB");
+    // The host reads again: it is still there, and gets the newest state.
+    let mut states = 0;
+    loop {
+        let s = host.next("state");
+        states += 1;
+        if s["sides"][1]["name"] == json!(last) {
+            break;
+        }
+    }
+    eprintln!("the host read {states} states of {} sent", sent / 2);
+    // Now people come, chat and go, announced to everybody: the host, no
+    // longer reading, is dropped once that piles up (it cannot be skipped).
+    let t = Instant::now();
+    while !srv.dropped(&host) {
+        assert!(t.elapsed() < Duration::from_secs(120), "the host that never read is still connected");
+        for _ in 0..10 {
+            let mut s = srv.ws(&format!("room={table}"));
+            s.next("welcome");
+            for _ in 0..8 {
+                s.send(&json!({"t": "chat", "text": "y".repeat(500)})).unwrap();
+                s.next("ok");
+            }
+        }
+    }
+    assert!(srv.rss_kb() < before + 40_000);
+    let mut buf = vec![0u8; 1 << 20];
     // A 48 MB message is refused at its header: the connection closes
     // although only 1 KB of it was sent.
     let mut big = srv.ws(&format!("room={table}"));
@@ -342,6 +372,81 @@ fn a_browser_that_never_reads_is_dropped_and_memory_stays_flat() {
     }
     assert!(gone, "a 48 MB frame was not refused");
     assert!(srv.rss_kb() < before + 40_000);
-    drop(guest);
+    let _ = guest.s.shutdown(std::net::Shutdown::Both);
     let _ = drain.join();
+}
+
+/// A table holds at most --max-spectators spectators: one past it is told
+/// so and its connection ends; the seats are never refused, and a
+/// spectator who leaves makes room.
+#[test]
+fn a_spectator_past_the_limit_is_told_so() {
+    let srv = Server::start("spectators", &["--max-spectators", "2"]);
+    let mut host = srv.table();
+    let table = host.next("welcome")["table"].as_str().unwrap().to_string();
+    let mut a = srv.ws(&format!("room={table}"));
+    assert_eq!(a.next("welcome")["role"], "spectator");
+    let mut b = srv.ws(&format!("room={table}"));
+    b.next("welcome");
+    let mut c = srv.ws(&format!("room={table}"));
+    let m = c.recv().unwrap();
+    assert_eq!(m["t"], "fatal", "{m}");
+    assert!(m["text"].as_str().unwrap().contains("most spectators (2)"), "{m}");
+    assert!(c.recv().is_none(), "the refused spectator is still connected");
+    drop(a);
+    let t = Instant::now();
+    loop {
+        let mut d = srv.ws(&format!("room={table}"));
+        if d.recv().unwrap()["t"] == "welcome" {
+            break;
+        }
+        assert!(t.elapsed() < Duration::from_secs(30), "no room after a spectator left");
+    }
+    host.send(&json!({"t": "chat", "text": "still here"})).unwrap();
+    host.next("ok");
+}
+
+/// The reproducer, smaller: a big Mastermind variant (14,641
+/// codes), 50 spectators who never read, the host playing and taking back
+/// a guess: every state is small and shared, so the server stays small and
+/// nobody who does not read costs more than its socket.
+#[test]
+fn non_reading_spectators_of_a_big_variant_cost_little() {
+    let srv = Server::start("crowd", &[]);
+    let mut host = srv.table();
+    let table = host.next("welcome")["table"].as_str().unwrap().to_string();
+    host.send(&json!({"t": "new", "game_type": "Mastermind+4x10+blanks", "pause": 0,
+        "players": [{"kind": "human"}, {"kind": "engine", "strategy": "random", "movetime": 50}]}))
+        .unwrap();
+    let s = host.next("state");
+    host.next("ok");
+    let size = s.to_string().len();
+    assert!(size < 16_000, "a state of {size} bytes");
+    let before = srv.rss_kb();
+    let mut crowd: Vec<Ws> = (0..50).map(|_| srv.ws(&format!("room={table}"))).collect();
+    for _ in 0..12 {
+        host.send(&json!({"t": "play", "move": "1234"})).unwrap();
+        host.next("ok");
+        loop {
+            let s = host.next("state");
+            if s["board"]["ply"] == 2 {
+                break;
+            }
+        }
+        host.send(&json!({"t": "undo"})).unwrap();
+        host.next("ok");
+    }
+    let after = srv.rss_kb();
+    eprintln!("server memory {before} kB with the host alone, {after} kB with 50 spectators not reading");
+    assert!(after < before + 40_000, "the server grew from {before} kB to {after} kB");
+    // They are still there (only states, superseded, and a few lines wait
+    // for them), and get the newest state when they read.
+    let s = loop {
+        let s = crowd[0].next("state");
+        if s["board"]["ply"] == 0 && s["history"] == json!([]) {
+            break s;
+        }
+    };
+    assert_eq!(s["board"]["game_type"], "Mastermind+4x10+blanks");
+    crowd.clear();
 }

@@ -2,16 +2,18 @@
 //! process behind it, browsers simulated by their outboxes.
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use meeple::gui::client::Engine;
+use meeple::gui::outbox::Budget;
+use meeple::gui::record::Recorder;
 use meeple::gui::room::{OutboxRx, outbox};
 use meeple::gui::table::{Event, Table};
 use meeple::gui::{Config, Rooms};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
-use tokio::sync::{Semaphore, mpsc, oneshot};
+use tokio::sync::{Semaphore, mpsc};
 
 use crate::common::unique_dir;
 
@@ -115,8 +117,10 @@ mod protocol {
 struct Browser {
     rx: OutboxRx,
     id: u64,
-    _kick: oneshot::Receiver<()>,
-    /// The last state seen.
+    /// Its own part of the state (the last `me` message), as the page
+    /// merges it into every state (`state["me"]`).
+    me: Value,
+    /// The last state seen, with `me`.
     state: Value,
 }
 
@@ -136,8 +140,15 @@ impl Browser {
             .await
             .expect("no message within a minute")
             .expect("table gone");
-        let v: Value = serde_json::from_str(&m).unwrap();
+        let mut v: Value = serde_json::from_str(m.text()).unwrap();
+        if v["t"] == "me" {
+            self.me = v.clone();
+            if self.state.is_object() {
+                self.state["me"] = v.clone();
+            }
+        }
         if v["t"] == "state" {
+            v["me"] = self.me.clone();
             self.state = v.clone();
         }
         v
@@ -186,6 +197,9 @@ fn config(data_dir: &Path) -> Config {
         idle: Duration::from_secs(3600),
         engines: Arc::new(Semaphore::new(4)),
         max_engines: 4,
+        max_spectators: 8,
+        budget: Budget::new(64 << 20),
+        results: Recorder::new(data_dir.to_path_buf()),
     }
 }
 
@@ -204,13 +218,12 @@ async fn table(tag: &str) -> Tab {
 
 async fn join(t: &Tab, id: u64, me: Option<&str>) -> Browser {
     let (outbox, rx) = outbox();
-    let (kick, kick_rx) = oneshot::channel();
-    t.tx.send(Event::Join { id, outbox, kick, me: me.map(str::to_string) }).await.unwrap();
-    Browser { rx, id, _kick: kick_rx, state: Value::Null }
+    t.tx.send(Event::Join { id, outbox, me: me.map(str::to_string) }).await.unwrap();
+    Browser { rx, id, me: Value::Null, state: Value::Null }
 }
 
 async fn send(t: &Tab, b: &Browser, v: Value) {
-    t.tx.send(Event::Msg { id: b.id, text: v.to_string() }).await.unwrap();
+    t.tx.send(Event::Msg { id: b.id, text: v.to_string(), at: Instant::now() }).await.unwrap();
 }
 
 /// Sends a message and awaits its reply (`ok` or the error's text).
@@ -251,7 +264,10 @@ async fn person_against_engine_and_undo() {
     let m = host.next("moved").await;
     assert_eq!(m["engine"], true);
     assert_eq!(m["side"], 1);
-    assert!(m["tree"]["children"].is_array());
+    // The selections along the engine's move, for the page to show it.
+    assert_eq!(m["select"][0]["kind"], "cell", "{m}");
+    assert_eq!(m["ply"], 2);
+    assert!(m["at"].as_u64().is_some_and(|t| t > 0));
     let s = host.state_where(|s| s["board"]["ply"] == 2).await;
     assert_eq!(s["history"].as_array().unwrap().len(), 2);
     assert!(s["game_string"].as_str().unwrap().starts_with("Connect4+5x4;InProgress;Red[2];3;"));
@@ -319,15 +335,37 @@ fn bare(gs: &str) -> String {
     gs.split(';').filter(|f| !f.contains('=')).collect::<Vec<_>>().join(";")
 }
 
-/// The final moves of a whole move tree.
-fn tree_moves(t: &Value, out: &mut Vec<String>) {
-    if t["final"] == true
-        && let Some(m) = t["move"].as_str()
-    {
-        out.push(m.to_string());
-    }
-    for c in t["children"].as_array().into_iter().flatten() {
-        tree_moves(c, out);
+/// A random legal move for the browser to play now, chosen as a person
+/// does: walking the move tree from the state's first level, asking the
+/// table for each level below (`None` if the table refuses: not its move).
+async fn random_move(t: &Tab, b: &mut Browser, rng: &mut StdRng) -> Option<String> {
+    let ply = b.state["board"]["ply"].as_u64()?;
+    let mut node = b.state["tree"].clone();
+    let mut prefix: Vec<Value> = node["actions"].as_array().cloned().unwrap_or_default();
+    loop {
+        let children = node["children"].as_array().cloned().unwrap_or_default();
+        if node["final"] == true && (children.is_empty() || rng.random_range(0..4) == 0) {
+            return node["move"].as_str().map(str::to_string);
+        }
+        if children.is_empty() {
+            return None;
+        }
+        let c = children[rng.random_range(0..children.len())].clone();
+        prefix.extend(c["actions"].as_array().cloned().unwrap_or_default());
+        node = if c["more"] == true {
+            send(t, b, json!({"t": "tree", "ply": ply, "prefix": prefix})).await;
+            loop {
+                let v = b.recv().await;
+                if v["t"] == "error" {
+                    return None;
+                }
+                if v["t"] == "tree" && v["prefix"] == json!(prefix) {
+                    break v["node"].clone();
+                }
+            }
+        } else {
+            c
+        };
     }
 }
 
@@ -399,16 +437,15 @@ async fn random_page_actions_during_searches_keep_the_table_in_step_with_its_eng
                 }
                 ("save", json!({"t": "save", "name": name}))
             }
-            66..=89 => {
-                let mut moves = Vec::new();
-                tree_moves(&st["tree"], &mut moves);
-                if moves.is_empty() {
-                    ("wait", Value::Null)
-                } else {
-                    ("play", json!({"t": "play", "move": moves[rng.random_range(0..moves.len())]}))
-                }
-            }
+            66..=89 => ("play", Value::Null),
             _ => ("wait", Value::Null),
+        };
+        let (what, msg) = match what {
+            "play" => match random_move(&t, &mut host, &mut rng).await {
+                Some(mv) => ("play", json!({"t": "play", "move": mv})),
+                None => ("wait", Value::Null),
+            },
+            _ => (what, msg),
         };
         *counts.entry(what).or_insert(0) += 1;
         if !st["searching"].is_null() && !msg.is_null() {
@@ -592,7 +629,8 @@ async fn results_reach_the_leaderboard_and_a_clock_runs_out() {
     )
     .await
     .unwrap();
-    let s = host.state_where(|s| s["result"].is_object()).await;
+    // The record is written off the table's task: its state says when.
+    let s = host.state_where(|s| s["result"].is_object() && s["recorded"].is_string()).await;
     assert_eq!(s["result"]["ending"], "time");
     assert_eq!(s["result"]["winner"], 1);
     assert!(s["result"]["text"].as_str().unwrap().contains("Red ran out of time"));
@@ -633,10 +671,9 @@ async fn a_mastermind_match_scored_as_the_seed_did() {
             }
             let mine = s["me"]["you"].as_array().is_some_and(|y| y.iter().any(|x| *x == s["board"]["turn"]));
             if mine && s["searching"].is_null() {
-                let mut moves = Vec::new();
-                tree_moves(&s["tree"], &mut moves);
-                let mv = moves[rng.random_range(0..moves.len())].clone();
-                let _ = act(&t, &mut host, json!({"t": "play", "move": mv})).await;
+                if let Some(mv) = random_move(&t, &mut host, &mut rng).await {
+                    let _ = act(&t, &mut host, json!({"t": "play", "move": mv})).await;
+                }
             } else {
                 host.next("state").await;
             }
@@ -777,7 +814,6 @@ async fn analysis_and_tree_levels() {
     .await
     .unwrap();
     let s = host.state_where(|s| s["board"]["family"] == "Mastermind").await;
-    assert_eq!(s["tree_level"], true);
     assert_eq!(s["tree"]["children"][0]["more"], true);
     send(&t, &host, json!({"t": "tree", "ply": 0, "prefix": ["1", "2", "3", "4"]})).await;
     let l = host.next("tree").await;
@@ -1045,4 +1081,150 @@ async fn one_browser_holds_the_guest_seat_and_each_is_told_its_role() {
     let you = b.next("you").await;
     assert_eq!((you["role"].as_str(), you["name"].as_str()), (Some("spectator"), Some("Guesty")));
     assert!(b.next("notice").await["text"].as_str().unwrap().contains("freed your seat"));
+}
+
+/// No state carries a whole move tree: a state of a big Mastermind variant
+/// is a few KB (its first level: the symbols of the first peg), and an
+/// engine's move comes with the selections along its path, found level by
+/// level (a guess peg by peg, a Hive piece then its destination).
+#[tokio::test]
+async fn small_states_and_the_path_of_an_engines_move() {
+    let t = table("paths").await;
+    let mut host = join(&t, 1, Some(&t.host)).await;
+    host.next("welcome").await;
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Mastermind+4x10+blanks", "pause": 0,
+            "players": [engine("random", 10), human("Ann")]}),
+    )
+    .await
+    .unwrap();
+    let m = host.next("moved").await;
+    let guess = m["move"].as_str().unwrap();
+    let sels = m["select"].as_array().unwrap();
+    assert_eq!(sels.len(), 4, "{m}");
+    let symbols: String = sels.iter().map(|s| s["symbol"].as_str().unwrap()).collect();
+    assert_eq!(symbols, guess);
+    assert_eq!(sels[3]["cell"], "r1s4");
+    let s = host.state_where(|s| s["board"]["ply"] == 1).await;
+    let size = s.to_string().len();
+    assert!(size < 8000, "a state of {size} bytes: {s}");
+    // The person scores it: black, then white.
+    assert_eq!(s["tree"]["children"][0]["select"][0]["slot"], "black");
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Base", "pause": 0, "players": [engine("random", 10), engine("random", 10)]}),
+    )
+    .await
+    .unwrap();
+    let mut seen = 0;
+    while seen < 4 {
+        let m = host.next("moved").await;
+        let sels = m["select"].as_array().cloned().unwrap_or_default();
+        let mv = m["move"].as_str().unwrap();
+        if m["ply"].as_u64() == Some(1) {
+            // The first piece has nowhere to choose: one selection.
+            assert_eq!(sels.len(), 1, "{m}");
+        } else if mv != "pass" {
+            assert_eq!(sels.len(), 2, "{m}");
+            assert_eq!(sels[0]["kind"], "piece");
+            assert_eq!(sels[0]["piece"], mv.split(' ').next().unwrap());
+            assert_eq!(sels[1]["kind"], "cell");
+        }
+        seen += 1;
+    }
+    act(&t, &mut host, json!({"t": "abandon"})).await.unwrap();
+}
+
+/// The results database locked by another process: the end of a game and
+/// a spectator's leaderboard wait off the table's task; the table answers
+/// its players meanwhile (their answers come before the record's and the
+/// leaderboard's), and the record is written once the lock goes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_locked_database_stalls_nobody() {
+    let t = table("locked").await;
+    meeple::results::Results::open(&t.data_dir).unwrap();
+    let (release, locked) = std::sync::mpsc::channel::<()>();
+    let (ready, is_ready) = std::sync::mpsc::channel::<()>();
+    let path = t.data_dir.join("results.sqlite");
+    let locker = std::thread::spawn(move || {
+        let c = rusqlite::Connection::open(path).unwrap();
+        c.execute_batch("BEGIN EXCLUSIVE").unwrap();
+        ready.send(()).unwrap();
+        locked.recv().unwrap();
+        c.execute_batch("ROLLBACK").unwrap();
+    });
+    is_ready.recv().unwrap();
+    let mut host = join(&t, 1, Some(&t.host)).await;
+    host.next("welcome").await;
+    let mut spec = join(&t, 2, None).await;
+    spec.next("welcome").await;
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Connect4", "pause": 0, "players": [human("Ann"), human("Bob")]}),
+    )
+    .await
+    .unwrap();
+    for mv in ["1", "2", "1", "2", "1", "2", "1"] {
+        act(&t, &mut host, json!({"t": "play", "move": mv})).await.unwrap();
+    }
+    send(&t, &spec, json!({"t": "leaderboard"})).await;
+    // The table answers at once, the database being locked.
+    act(&t, &mut host, json!({"t": "name", "name": "Ann"})).await.unwrap();
+    assert!(host.state["result"].is_object(), "{}", host.state);
+    assert!(host.state["recorded"].is_null(), "recorded while the database is locked: {}", host.state);
+    act(&t, &mut host, json!({"t": "chat", "text": "still here"})).await.unwrap();
+    release.send(()).unwrap();
+    locker.join().unwrap();
+    let s = host.state_where(|s| s["recorded"].is_string()).await;
+    assert_eq!(s["recorded"], "the game is on the leaderboard");
+    // The leaderboard came or was refused, in its time, to the spectator only.
+    let v = loop {
+        let v = spec.recv().await;
+        if v["t"] == "leaderboard" || v["t"] == "error" {
+            break v;
+        }
+    };
+    assert!(v["t"] == "leaderboard" || v["text"].as_str().is_some_and(|e| e.contains("lock")), "{v}");
+}
+
+/// What the GUI relies on to find an engine's move in the tree level by
+/// level (protocol.md section 12): a move's text is its actions written
+/// one after another, with or without blanks, in every game.
+#[test]
+fn a_moves_text_is_its_actions_in_every_game() {
+    fn walk(node: &Value, prefix: &str, n: &mut usize) {
+        let here: String =
+            node["actions"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+        let path = format!("{prefix}{here}");
+        if node["final"] == true {
+            let mv: String = node["move"].as_str().unwrap().chars().filter(|c| !c.is_whitespace()).collect();
+            assert_eq!(mv, path, "{node}");
+            *n += 1;
+        }
+        for c in node["children"].as_array().into_iter().flatten() {
+            walk(c, &path, n);
+        }
+    }
+    let mut e = crate::common::Engine::start("gui-actions");
+    e.cmd("setoption name Mastermind.Codemaker value none");
+    for (game, moves) in [
+        ("Connect4", vec!["4", "4"]),
+        ("Base+MLP", vec!["wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-"]),
+        ("Mastermind+3x4", vec!["123"]),
+        ("Mastermind+4x6+blanks", vec![]),
+    ] {
+        e.cmd(&format!("newgame {game}"));
+        for m in &moves {
+            e.cmd(&format!("play {m}"));
+        }
+        let t: Value = serde_json::from_str(&e.one("movetree json")).unwrap();
+        let mut n = 0;
+        walk(&t, "", &mut n);
+        assert!(n > 1, "{game}: {n} moves");
+    }
+    assert_eq!(e.close(), 0);
 }

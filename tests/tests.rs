@@ -9,6 +9,7 @@ mod cluster;
 mod engine;
 mod fuzz;
 mod gui_browser;
+mod gui_load;
 mod gui_server;
 mod gui_table;
 mod hardening;

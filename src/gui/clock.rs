@@ -2,6 +2,12 @@
 //! counts down with an increment after each own move (minutes +
 //! increment), or a time per move; the running side's time runs out at a
 //! deadline the table waits for when loss on time is on.
+//!
+//! A side is charged only for its own time: its clock runs from when its
+//! move could be made (the table starts it as it shows the position) to
+//! when the move was read (the table passes that instant, however late it
+//! gets to the move), and time the side spent waiting on the server is
+//! given back ([`Clocks::credit`]).
 
 use std::time::{Duration, Instant};
 
@@ -125,6 +131,16 @@ impl Clocks {
         }
     }
 
+    /// The running side waited on the server from `since` to `now`: that
+    /// time is given back (its clock runs as if it had started that much
+    /// later, never later than `now`).
+    pub fn credit(&mut self, since: Instant, now: Instant) {
+        if let Some((_, t)) = &mut self.running {
+            let waited = now.saturating_duration_since(since.max(*t));
+            *t = (*t + waited).min(now);
+        }
+    }
+
     /// `side` has moved at `now`: its time stops, then its increment is
     /// added (a clock) or its time per move comes back.
     pub fn moved(&mut self, side: usize, now: Instant) {
@@ -241,6 +257,28 @@ mod tests {
         assert_eq!(c.flagged(at(t0, 3500)), None);
         assert_eq!(c.left(1, at(t0, 4500)), Some(-1000));
         assert_eq!(c.go_args(1, at(t0, 4500)).unwrap(), "btime 1 binc 0");
+    }
+
+    #[test]
+    fn a_wait_on_the_server_is_given_back() {
+        let t0 = Instant::now();
+        let mut c = Clocks::new([TimeControl::Clock { base: 10_000, inc: 0 }, TimeControl::None], true);
+        c.start(0, t0);
+        // The side waited 3 s (from 1 s to 4 s) for the server.
+        c.credit(at(t0, 1000), at(t0, 4000));
+        assert_eq!(c.left(0, at(t0, 5000)), Some(8000));
+        assert_eq!(c.deadline(), Some(at(t0, 13_000)));
+        // A wait that began before the clock ran counts from its start.
+        let mut c = Clocks::new([TimeControl::Clock { base: 10_000, inc: 0 }, TimeControl::None], true);
+        c.start(0, at(t0, 2000));
+        c.credit(t0, at(t0, 3000));
+        assert_eq!(c.left(0, at(t0, 3000)), Some(10_000));
+        // A move read before the table got to it is timed when read.
+        c.moved(0, at(t0, 4000));
+        assert_eq!(c.left(0, at(t0, 9000)), Some(9000));
+        // Nothing runs: nothing to give back.
+        c.credit(t0, at(t0, 9000));
+        assert_eq!(c.left(0, at(t0, 9000)), Some(9000));
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! What every table of a server shares: the server's settings and the
-//! tables by their token.
+//! What every table of a server shares: the server's settings, the tables
+//! by their token, the budget of bytes waiting for browsers and the
+//! results database's work.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -8,6 +9,8 @@ use std::time::Duration;
 
 use tokio::sync::{Semaphore, mpsc};
 
+use super::outbox::Budget;
+use super::record::Recorder;
 use super::room::Event;
 
 /// The server's settings, shared by its tables.
@@ -24,6 +27,12 @@ pub struct Config {
     /// One permit per engine process.
     pub engines: Arc<Semaphore>,
     pub max_engines: u32,
+    /// Most spectators at one table at once.
+    pub max_spectators: usize,
+    /// Bytes waiting for browsers, server-wide, and their limit.
+    pub budget: Arc<Budget>,
+    /// The results database's work (off every table's task).
+    pub results: Arc<Recorder>,
 }
 
 /// Tables by their token.

@@ -15,17 +15,26 @@
 //! seats by keys ([`room`]): the host's in the host's own link, the other
 //! seat's in the invitation link the host hands on.
 //!
-//! The server holds under hostile use: at most `--max-engines` engine
-//! processes (a new table past it is refused with a message), tables
-//! nobody is connected to or where nothing happens are closed and their
-//! engines reaped, every browser's outgoing queue is bounded (a browser
-//! that does not read is dropped), and a WebSocket message is limited to
-//! 64 KiB as its frame header arrives, before anything is buffered.
+//! The server holds under hostile use, its memory bounded whoever
+//! connects and however many: at most `--max-engines` engine processes (a
+//! new table past it is refused with a message) and `--max-spectators`
+//! spectators a table (one past it is told so); tables nobody is connected
+//! to or where nothing happens are closed and their engines reaped; every
+//! message to browsers is made once and shared, the bytes waiting for
+//! browsers are counted server-wide against `--max-queued-mb` (past it a
+//! browser that is behind is dropped and a new one refused with a
+//! message), each browser's queue keeps only the newest state and is
+//! bounded ([`outbox`]: a browser that does not read is dropped); a
+//! WebSocket message is limited to 64 KiB as its frame header arrives,
+//! before anything is buffered, and each connection's read buffer is
+//! small. The results database is worked on off every table's task
+//! ([`record::Recorder`]).
 
 pub mod client;
 pub mod clock;
 pub mod config;
 pub mod conn;
+pub mod outbox;
 pub mod record;
 pub mod room;
 pub mod rounds;
@@ -46,6 +55,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use serde::Deserialize;
 use tokio::sync::{Semaphore, mpsc};
 
@@ -80,18 +90,31 @@ pub struct GuiArgs {
     /// A table where nothing happens for this many minutes is closed.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=10_080))]
     pub idle_minutes: u64,
+    /// Most spectators at one table at once; one past it is told so. The
+    /// default fits a 2-core, 24 GB machine: 16 tables of 100 spectators
+    /// hold a few hundred MB of connections.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_spectators: u32,
+    /// Most MB waiting to be sent to browsers, server-wide (each message
+    /// counted once however many browsers it goes to, plus each socket's
+    /// copy of the frame it writes); past it a browser that is behind is
+    /// dropped and a new one is refused with a message.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    pub max_queued_mb: u32,
 }
 
 /// Largest WebSocket message (and frame) a browser may send, checked as
 /// its frame header arrives: nothing larger is buffered.
 pub const MAX_MESSAGE: usize = 64 * 1024;
+/// A connection's read buffer (allocated and zeroed whole on the first
+/// read; browsers send little, so 4 KiB rather than tungstenite's 128).
+pub const READ_BUFFER: usize = 4 * 1024;
 
 impl Config {
     pub fn new(exe: PathBuf, data_dir: PathBuf, args: &GuiArgs) -> Config {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
         Config {
             exe,
-            data_dir,
             max_hash: args.max_hash,
             default_hash: 256.min(args.max_hash),
             max_threads: cores.clamp(1, 64),
@@ -99,6 +122,10 @@ impl Config {
             idle: Duration::from_secs(args.idle_minutes * 60),
             engines: Arc::new(Semaphore::new(args.max_engines as usize)),
             max_engines: args.max_engines,
+            max_spectators: args.max_spectators as usize,
+            budget: outbox::Budget::new((args.max_queued_mb as usize) << 20),
+            results: record::Recorder::new(data_dir.clone()),
+            data_dir,
         }
     }
 }
@@ -166,6 +193,13 @@ async fn serve(args: GuiArgs, exe: PathBuf, data_dir: PathBuf) -> Result<(), Str
         .route("/ws", get(ws))
         .route("/{name}", get(|Path(name): Path<String>| async move { file(&name) }))
         .with_state(app);
+    // Small messages go out at once (no waiting for the last one's
+    // acknowledgement: a move and its state are two messages).
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            log::warn!("gui: TCP_NODELAY: {e}");
+        }
+    });
     axum::serve(listener, router).await.map_err(|e| e.to_string())
 }
 
@@ -235,6 +269,17 @@ fn admit(app: &App, q: &WsQuery) -> Result<Admit, StatusCode> {
     }
 }
 
+/// A table has closed: the allocator hands the memory it freed back to
+/// the system (glibc keeps freed memory in each thread's arena, at its
+/// high-water mark, until asked).
+fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only walks the allocator's own free lists.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
@@ -243,7 +288,8 @@ async fn ws(ws: WebSocketUpgrade, Query(q): Query<WsQuery>, State(app): State<Ar
     let ws = ws
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
-        .write_buffer_size(64 * 1024)
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(0)
         .max_write_buffer_size(4 << 20);
     let admitted = match admit(&app, &q) {
         Ok(a) => a,
@@ -252,8 +298,17 @@ async fn ws(ws: WebSocketUpgrade, Query(q): Query<WsQuery>, State(app): State<Ar
                 .into_response();
         }
     };
+    let budget = app.cfg.budget.clone();
+    if budget.over() {
+        let text = format!(
+            "The server is busy: {} MB are waiting to be sent to browsers. Try again in a moment, or start \
+             meeple gui with a larger --max-queued-mb.",
+            budget.used() >> 20
+        );
+        return ws.on_upgrade(move |socket| conn::refuse(socket, text));
+    }
     match admitted {
-        Admit::Table(tx) => ws.on_upgrade(move |socket| conn::serve(socket, tx, q.me)),
+        Admit::Table(tx) => ws.on_upgrade(move |socket| conn::serve(socket, tx, q.me, budget)),
         Admit::New => {
             let Ok(permit) = app.cfg.engines.clone().try_acquire_owned() else {
                 let text = format!(
@@ -276,8 +331,11 @@ async fn ws(ws: WebSocketUpgrade, Query(q): Query<WsQuery>, State(app): State<Ar
                 let table = Table::new(app.cfg.clone(), engine, app.rooms.clone());
                 let (token, host) = (table.token(), table.host_key());
                 app.rooms.lock().unwrap_or_else(|p| p.into_inner()).insert(token, tx.clone());
-                tokio::spawn(table.run(rx));
-                conn::serve(socket, tx, Some(host)).await
+                tokio::spawn(async move {
+                    table.run(rx).await;
+                    give_back_memory();
+                });
+                conn::serve(socket, tx, Some(host), budget).await
             })
         }
     }
@@ -296,6 +354,8 @@ mod tests {
             max_hash: 64,
             rejoin_seconds: 1,
             idle_minutes: 1,
+            max_spectators: 10,
+            max_queued_mb: 16,
         };
         App {
             key: "k".repeat(32),

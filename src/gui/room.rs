@@ -8,23 +8,20 @@
 //! from any browser. The host may free the guest seat: a new key (a new
 //! link), and whoever held the old one watches from then on.
 //!
-//! Every outbox is bounded (messages and bytes): a browser that does not
-//! read is dropped, so nothing grows without bound.
+//! Every outbox is bounded ([`super::outbox`]): a browser that does not
+//! read is dropped, so nothing grows without bound; a table holds at most
+//! its number of spectators, and one past it is told so.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use serde_json::{Value, json};
-use tokio::sync::{mpsc, oneshot};
 
 use rand::Rng;
 
-/// Messages waiting for one browser before it counts as not reading.
-pub const OUTBOX_MESSAGES: usize = 256;
-/// Bytes waiting for one browser before it counts as not reading.
-pub const OUTBOX_BYTES: usize = 8 << 20;
+pub use super::outbox::{Budget, Kind, Msg, Outbox, OutboxRx, outbox};
+
 /// Chat lines kept for browsers that join later.
 pub const CHAT_KEPT: usize = 200;
 /// Longest chat line, in characters.
@@ -40,63 +37,22 @@ pub fn token() -> String {
 /// message.
 pub enum Event {
     /// A browser connected; `me` is the key it had (to take its seat).
+    /// Dropping its outbox ends its connection.
     Join {
         id: u64,
         outbox: Outbox,
-        kick: oneshot::Sender<()>,
         me: Option<String>,
     },
     Leave {
         id: u64,
     },
+    /// A browser's message, and when its connection read it (a move is
+    /// timed from then, whenever the table gets to it).
     Msg {
         id: u64,
         text: String,
+        at: Instant,
     },
-}
-
-/// The table's side of a browser's outgoing queue.
-pub struct Outbox {
-    tx: mpsc::Sender<Arc<str>>,
-    bytes: Arc<AtomicUsize>,
-}
-
-/// The connection's side: what to send to the browser.
-pub struct OutboxRx {
-    rx: mpsc::Receiver<Arc<str>>,
-    bytes: Arc<AtomicUsize>,
-}
-
-/// A new outbox.
-pub fn outbox() -> (Outbox, OutboxRx) {
-    let (tx, rx) = mpsc::channel(OUTBOX_MESSAGES);
-    let bytes = Arc::new(AtomicUsize::new(0));
-    (Outbox { tx, bytes: bytes.clone() }, OutboxRx { rx, bytes })
-}
-
-impl Outbox {
-    /// Queues a message; false if the browser is gone or not reading.
-    pub fn push(&self, m: &Arc<str>) -> bool {
-        if self.bytes.load(Ordering::Relaxed) + m.len() > OUTBOX_BYTES {
-            return false;
-        }
-        match self.tx.try_send(m.clone()) {
-            Ok(()) => {
-                self.bytes.fetch_add(m.len(), Ordering::Relaxed);
-                true
-            }
-            Err(_) => false,
-        }
-    }
-}
-
-impl OutboxRx {
-    /// The next message (`None`: the table dropped this browser).
-    pub async fn recv(&mut self) -> Option<Arc<str>> {
-        let m = self.rx.recv().await?;
-        self.bytes.fetch_sub(m.len(), Ordering::Relaxed);
-        Some(m)
-    }
 }
 
 /// A browser that joined: its key and role, and the browsers that held
@@ -131,10 +87,9 @@ const CHAT_PER_SECOND: f64 = 2.0;
 
 /// One browser.
 pub struct Member {
-    outbox: Outbox,
     /// Dropped with the member: its connection ends at once, even while
     /// it waits on a browser that does not read.
-    _kick: oneshot::Sender<()>,
+    outbox: Outbox,
     pub key: String,
     /// The name the person gave (checked), if any.
     pub name: Option<String>,
@@ -142,6 +97,9 @@ pub struct Member {
     pub label: String,
     chat_tokens: f64,
     chat_at: Instant,
+    /// Its own part of the state, as last sent (sent again only when it
+    /// changes).
+    me_sent: Option<String>,
 }
 
 impl Member {
@@ -163,12 +121,26 @@ pub struct Room {
     pub guest_name: Option<String>,
     /// The last name the host gave.
     pub host_name: Option<String>,
+    /// Spectators who have come so far (their labels' numbers).
     spectators: usize,
     chat: VecDeque<Value>,
+    /// The server's bytes waiting for browsers (every message is counted
+    /// there while it lives).
+    budget: Arc<Budget>,
+    /// Most spectators at once.
+    max_spectators: usize,
 }
 
 impl Room {
+    /// A room with no limit on spectators nor on bytes queued (see
+    /// [`Room::bounded`]).
     pub fn new() -> Room {
+        Room::bounded(Budget::unlimited(), usize::MAX)
+    }
+
+    /// A room counting its messages in the server's `budget`, with at most
+    /// `max_spectators` spectators at once.
+    pub fn bounded(budget: Arc<Budget>, max_spectators: usize) -> Room {
         Room {
             token: token(),
             members: HashMap::new(),
@@ -178,7 +150,19 @@ impl Room {
             host_name: None,
             spectators: 0,
             chat: VecDeque::new(),
+            budget,
+            max_spectators,
         }
+    }
+
+    /// A message for browsers, made once (shared by all it goes to).
+    pub fn msg(&self, kind: Kind, text: String) -> Arc<Msg> {
+        Msg::new(&self.budget, kind, text)
+    }
+
+    /// Spectators connected now.
+    pub fn spectators(&self) -> usize {
+        self.members.values().filter(|m| self.role(&m.key) == Role::Spectator).count()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -214,15 +198,25 @@ impl Room {
 
     /// A browser joins with the key it had (`me`), if any: a seat's key
     /// takes that seat (the browser that opened the table has the host's);
-    /// anyone else watches. The guest's seat is one browser's: the newest
-    /// to open its link takes it, and browsers that held it watch from then
-    /// on (see [`Joined::demoted`]). Returns its key and role.
-    pub fn join(&mut self, id: u64, outbox: Outbox, kick: oneshot::Sender<()>, me: Option<&str>) -> Joined {
+    /// anyone else watches, if the table has room for one more spectator
+    /// (else it is told so and its connection ends: `None`). The guest's
+    /// seat is one browser's: the newest to open its link takes it, and
+    /// browsers that held it watch from then on (see [`Joined::demoted`]).
+    pub fn join(&mut self, id: u64, outbox: Outbox, me: Option<&str>) -> Option<Joined> {
         let key = match me {
             Some(k) if k == self.host_key || self.guest_key.as_deref() == Some(k) => k.to_string(),
             _ => token(),
         };
         let role = self.role(&key);
+        if role == Role::Spectator && self.spectators() >= self.max_spectators {
+            let text = format!(
+                "This table already has its most spectators ({}). Try again later, or ask the host to \
+                 start meeple gui with a larger --max-spectators.",
+                self.max_spectators
+            );
+            refuse(&self.budget, &outbox, text);
+            return None;
+        }
         let demoted = if role == Role::Guest { self.demote(&key) } else { Vec::new() };
         let label = match role {
             Role::Host => "Host".to_string(),
@@ -241,15 +235,15 @@ impl Room {
             id,
             Member {
                 outbox,
-                _kick: kick,
                 key: key.clone(),
                 name,
                 label,
                 chat_tokens: CHAT_BURST,
                 chat_at: Instant::now(),
+                me_sent: None,
             },
         );
-        Joined { key, role, demoted }
+        Some(Joined { key, role, demoted })
     }
 
     /// The browsers holding `key` now watch (a fresh key each); their ids.
@@ -312,7 +306,7 @@ impl Room {
 
     /// Queues a message for one browser; one that does not read is
     /// dropped (its connection ends).
-    pub fn send(&mut self, id: u64, m: &Arc<str>) {
+    pub fn send(&mut self, id: u64, m: &Arc<Msg>) {
         if let Some(b) = self.members.get(&id)
             && !b.outbox.push(m)
         {
@@ -322,19 +316,29 @@ impl Room {
     }
 
     /// Queues a message for every browser (see [`Room::send`]).
-    pub fn broadcast(&mut self, m: &Arc<str>) {
-        for id in self.ids() {
-            self.send(id, m);
+    pub fn broadcast(&mut self, m: &Arc<Msg>) {
+        let mut behind = Vec::new();
+        for (id, b) in &self.members {
+            if !b.outbox.push(m) {
+                behind.push(*id);
+            }
+        }
+        for id in behind {
+            log::info!("gui: dropping browser {id}: it does not read");
+            self.members.remove(&id);
         }
     }
 
-    /// Queues a message made for each browser from its key and role.
-    pub fn broadcast_with(&mut self, f: impl Fn(&str, Role) -> String) {
-        for id in self.ids() {
-            let Some(b) = self.members.get(&id) else { continue };
-            let m: Arc<str> = f(&b.key, self.role(&b.key)).into();
-            self.send(id, &m);
+    /// Sends a browser its own part of the state (`text`) if it changed
+    /// since the last one it was sent.
+    pub fn send_own(&mut self, id: u64, text: String) {
+        let Some(b) = self.members.get_mut(&id) else { return };
+        if b.me_sent.as_deref() == Some(text.as_str()) {
+            return;
         }
+        let m = Msg::new(&self.budget, Kind::Other, text.clone());
+        b.me_sent = Some(text);
+        self.send(id, &m);
     }
 
     /// The chat so far.
@@ -372,9 +376,16 @@ impl Room {
         }
         let mut m = line;
         m["t"] = json!("chat");
-        let m: Arc<str> = m.to_string().into();
+        let m = self.msg(Kind::Other, m.to_string());
         self.broadcast(&m);
     }
+}
+
+/// Tells a browser why it cannot come in, then ends its connection.
+pub fn refuse(budget: &Arc<Budget>, outbox: &Outbox, text: String) {
+    let m = json!({"t": "fatal", "text": text}).to_string();
+    outbox.push(&Msg::new(budget, Kind::Other, m));
+    outbox.close();
 }
 
 impl Default for Room {
@@ -389,8 +400,7 @@ mod tests {
 
     fn browser(room: &mut Room, id: u64, me: Option<&str>) -> (String, Role, OutboxRx) {
         let (o, rx) = outbox();
-        let (k, _) = oneshot::channel();
-        let j = room.join(id, o, k, me);
+        let j = room.join(id, o, me).expect("room for a spectator");
         (j.key, j.role, rx)
     }
 
@@ -435,8 +445,7 @@ mod tests {
         let (_, role, _a) = browser(&mut r, 1, Some(&guest));
         assert_eq!(role, Role::Guest);
         let (o, _b) = outbox();
-        let (k, _) = oneshot::channel();
-        let j = r.join(2, o, k, Some(&guest));
+        let j = r.join(2, o, Some(&guest)).unwrap();
         assert_eq!((j.role, j.demoted), (Role::Guest, vec![1]));
         assert_eq!(r.ids_with_key(&guest), vec![2]);
         assert_eq!(r.role(&r.member(1).unwrap().key.clone()), Role::Spectator);
@@ -444,8 +453,7 @@ mod tests {
         let hk = r.host_key.clone();
         let (_, _, _h1) = browser(&mut r, 3, Some(&hk));
         let (o, _h2) = outbox();
-        let (k, _) = oneshot::channel();
-        let j = r.join(4, o, k, Some(&hk));
+        let j = r.join(4, o, Some(&hk)).unwrap();
         assert_eq!((j.role, j.demoted), (Role::Host, vec![]));
         assert_eq!(r.ids_with_key(&hk), vec![3, 4]);
     }
@@ -453,18 +461,47 @@ mod tests {
     #[test]
     fn a_browser_that_does_not_read_is_dropped() {
         let mut r = Room::new();
-        let (_, _, mut rx) = browser(&mut r, 1, None);
+        let (_, _, rx) = browser(&mut r, 1, None);
         let (_, _, _never) = browser(&mut r, 2, None);
-        let m: Arc<str> = "x".repeat(1000).into();
-        for _ in 0..OUTBOX_MESSAGES + 10 {
+        let m = r.msg(Kind::Other, "x".repeat(1000));
+        for _ in 0..super::super::outbox::OUTBOX_MESSAGES + 10 {
             r.broadcast(&m);
             // Browser 1 reads as it goes.
-            while let Ok(m) = rx.rx.try_recv() {
-                rx.bytes.fetch_sub(m.len(), Ordering::Relaxed);
-            }
+            while rx.try_recv().is_some() {}
         }
         assert!(r.member(1).is_some());
         assert!(r.member(2).is_none());
+    }
+
+    #[tokio::test]
+    async fn a_spectator_past_the_tables_limit_is_told_so() {
+        let mut r = Room::bounded(Budget::unlimited(), 2);
+        let hk = r.host_key.clone();
+        let (_, _, _h) = browser(&mut r, 1, Some(&hk));
+        let (_, _, _a) = browser(&mut r, 2, None);
+        let (_, _, _b) = browser(&mut r, 3, None);
+        let (o, rx) = outbox();
+        assert!(r.join(4, o, None).is_none());
+        let m = rx.recv().await.unwrap();
+        assert!(m.text().contains("most spectators (2)"), "{}", m.text());
+        assert!(rx.recv().await.is_none());
+        // A seat is never refused; a spectator who leaves makes room.
+        let (_, role, _h2) = browser(&mut r, 5, Some(&hk));
+        assert_eq!(role, Role::Host);
+        r.leave(2);
+        let (_, role, _c) = browser(&mut r, 6, None);
+        assert_eq!(role, Role::Spectator);
+    }
+
+    #[test]
+    fn a_browsers_own_part_is_sent_only_when_it_changes() {
+        let mut r = Room::new();
+        let (_, _, rx) = browser(&mut r, 1, None);
+        r.send_own(1, "a".into());
+        r.send_own(1, "a".into());
+        r.send_own(1, "b".into());
+        let got: Vec<String> = std::iter::from_fn(|| rx.try_recv()).map(|m| m.text().to_string()).collect();
+        assert_eq!(got, ["a", "b"]);
     }
 
     #[test]

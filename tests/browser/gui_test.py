@@ -6,7 +6,9 @@ strategy, and hotseat), then covers what people rely on (issue 26): Stop
 during an engine's search followed by Undo, New and Load, then a whole
 game; the reproducer of the table one reply behind; a strategy and a name
 with markup shown as text; a countdown that runs out and loses on time;
-Mastermind 5x8 by clicking (its move tree one level at a time); a match of
+Mastermind 5x8 by clicking (its move tree one level at a time, as every
+game's); Mastermind+4x10+blanks shown and answering as fast as Connect
+Four (the times reported, not asserted); a match of
 4 Mastermind rounds scored as the seed did; a Hive picture, its legend,
 a stack's view and its analysis; the Connect Four analysis against
 `analyze`; Mastermind's codes still possible against `analyze`; true/false
@@ -141,9 +143,10 @@ def state(d):
     return js(d, """const S = meeple.S; const st = S.st;
         return st ? {gs: st.game_string, board: st.board, you: st.me.you, role: st.me.role,
           searching: !!st.searching, anim: !!S.anim, history: st.history, paused: st.paused,
-          result: st.result, recorded: st.recorded, match: st.match, note: st.note, level: st.tree_level,
+          result: st.result, recorded: st.recorded, match: st.match, note: st.note,
+          more: !!(st.tree && (st.tree.children || []).some((c) => c.more)),
           game_no: st.game_no,
-          mine: meeple.myTurn() && !S.anim && !S.waitingLevel} : null""")
+          mine: meeple.myTurn() && !S.waitingLevel} : null""")
 
 
 def over(st):
@@ -202,25 +205,47 @@ def click_key(d, key, what):
     raise AssertionError(f'nothing to click for {key} ({what})')
 
 
-def click_move(d, mv):
-    """Enters the move `mv` by clicking its selections along the move tree;
-    a tree that comes one level at a time (big Mastermind variants) is a
-    guess entered peg by peg."""
-    if state(d)['level']:
-        for i, c in enumerate(mv):
-            click_key(d, f's{i + 1}={c}', mv)
-    else:
-        sels = js(d, """const S = meeple.S;
-            const path = meeple.findPath(S.tree, arguments[0]);
-            if (!path) return null;
-            const out = []; let n = S.tree;
-            for (const i of path) { n = n.children[i]; out.push((n.select || [])[0]); }
-            return out;""", mv)
-        assert sels is not None, f'{mv} is not in the move tree'
-        for s in sels:
-            click_key(d, selection_key(s), mv)
+HERE = """const S = meeple.S; if (S.waitingLevel || !S.tree || !meeple.myTurn()) return null;
+    const w = meeple.walk(S.tree, S.path);
+    return {actions: w.actions, steps: S.path.length, children: w.node.children.map((c) => ({
+      actions: c.actions, final: c.final, move: c.move || null, more: !!c.more || (c.children || []).length > 0,
+      sel: (c.select || [])[0] || {kind: 'choice', label: c.actions[0]}}))};"""
+
+
+def squash(text):
+    return re.sub(r'\s', '', text)
+
+
+def click_move(d, mv, pick=None):
+    """Enters the move `mv` by clicking its selections along the move
+    tree, level by level (the state carries the first level; the page asks
+    for each level below as a person selects). With `pick`, the move is
+    whatever `pick(children)` chooses at each level."""
     t = time.time()
     conf = by_id(d, 'confirm')
+    while time.time() - t < 20:
+        if conf.is_displayed() and (pick or conf.get_attribute('data-move') == mv):
+            mv = conf.get_attribute('data-move')
+            break
+        here = js(d, HERE)
+        if here is None:
+            time.sleep(0.02)
+            continue
+        kids = here['children']
+        if pick:
+            c = pick(kids)
+        else:
+            done = ''.join(here['actions'])
+            c = next((c for c in kids if c['final'] and c['move'] == mv), None) or next(
+                (c for c in kids if c['more'] and squash(mv).startswith(squash(done + ''.join(c['actions'])))), None)
+        assert c is not None, f'{mv} is not below {here["actions"]}: {kids}'
+        click_key(d, selection_key(c['sel']), mv)
+        steps = here['steps']
+        while time.time() - t < 20:
+            n = js(d, 'return meeple.S.path.length')
+            if n != steps or conf.is_displayed():
+                break
+            time.sleep(0.01)
     while not (conf.is_displayed() and conf.get_attribute('data-move') == mv) and time.time() - t < 10:
         time.sleep(0.02)
     assert conf.get_attribute('data-move') == mv, f'confirm shows {conf.get_attribute("data-move")} for {mv}'
@@ -537,11 +562,98 @@ def countdown(d, out):
 def mastermind_5x8(d, out, helper):
     """Mastermind 5x8 played by clicking: its tree comes one level at a time."""
     setup_game(d, 'Mastermind', [{'name': 'Alice'}, {'strategy': 'entropy'}], mm={'pegs': 5, 'symbols': 8})
-    st = wait_for(d, lambda st: st['level'], 'a tree by levels')
+    st = wait_for(d, lambda st: st['more'], 'a tree by levels')
     assert st['board']['game_type'] == 'Mastermind+5x8', st['board']['game_type']
     st, clicked = play_out([d], random.Random(1), helper, lambda s: 'helper', 'mastermind-5x8')
     check_game(d, st, clicked, helper, 'mastermind-5x8')
     shot(d, out, 'mastermind-5x8')
+
+
+BIG = 'Mastermind+4x10+blanks'
+BIG_FORM = {'pegs': 4, 'symbols': 10, 'blanks': True}
+
+# Arms a watch on the page: when what `kind` waits for ('new': a new
+# game's first peg clickable; 'guess': the feedback on the engine's guess of
+# a new game clickable; 'c4': a new game's columns clickable) first holds
+# after the next action, `window.__t.at` and `.wall` are the times
+# (performance.now() and Date.now()).
+ARM = """window.__t = {before: meeple.S.st ? meeple.S.st.game_no : 0, start: performance.now(), moved: null,
+    state_bytes: 0};
+  const ws = meeple.S.ws;
+  if (ws && !ws.__timed) {
+    ws.__timed = true;
+    ws.addEventListener('message', (e) => {
+      const m = JSON.parse(e.data);
+      if (m.t === 'moved' && m.engine && window.__t) window.__t.moved = m;
+      if (m.t === 'state' && window.__t) window.__t.state_bytes = Math.max(window.__t.state_bytes, e.data.length);
+    });
+  }
+  document.getElementById('new-game').addEventListener('click', () => {
+    if (!window.__t.clicked) window.__t.clicked = performance.now();
+  }, {capture: true, once: true});
+  const kind = arguments[0];
+  const ready = () => {
+    const st = meeple.S.st, m = window.__t.moved;
+    if (!st || !meeple.myTurn()) return false;
+    if (kind === 'guess') {
+      return m && m.game_no > window.__t.before && st.game_no === m.game_no && st.board && st.board.ply === m.ply
+        && !!document.querySelector('#palette [data-selectable^="black="]');
+    }
+    const where = kind === 'c4' ? '#board [data-selectable]' : '#palette [data-selectable^="s1="]';
+    return st.game_no > window.__t.before && !!document.querySelector(where);
+  };
+  const obs = new MutationObserver(() => {
+    if (window.__t.at || !ready()) return;
+    window.__t.at = performance.now(); window.__t.wall = Date.now(); obs.disconnect();
+  });
+  obs.observe(document.body, {subtree: true, childList: true, attributes: true});"""
+
+
+def timed(d, kind, action, what):
+    """Runs `action` with the watch armed for `kind`; the page's times."""
+    js(d, ARM, kind)
+    action()
+    t = time.time()
+    while not js(d, 'return window.__t.at || null'):
+        assert time.time() - t < 30, f'{what}: not within 30 s'
+        time.sleep(0.02)
+    return js(d, 'return window.__t')
+
+
+def big_variant(d, out, helper):
+    """Issue 41: a new Mastermind+4x10+blanks game (14,641 codes) is shown
+    and answers as fast as Connect Four: its state is a few KB (the move
+    tree's first level, not the whole tree); the time from New game to the
+    first peg clickable, and from the engine's guess (its `bestmove`, the
+    `at` of its `moved`) to the feedback clickable, are reported (not
+    asserted: the machine is shared)."""
+    setup_game(d, 'Mastermind', [{'name': 'Alice'}, {'strategy': 'random', 'movetime': 100}], mm=BIG_FORM)
+    assert state(d)['board']['game_type'] == BIG, state(d)['board']['game_type']
+    shown = []
+    for _ in range(3):
+        t = timed(d, 'new', lambda: press(d, 'new-game'), 'a new game shown')
+        shown.append(t['at'] - t['clicked'])
+        size = t['state_bytes']
+        assert 0 < size < 16_000, f'a state of {size} bytes'
+    # The person scores the engine's guesses (each new game's first: the
+    # watch is armed before New game).
+    setup_game(d, 'Mastermind', [{'strategy': 'random', 'movetime': 100}, {'name': 'Alice'}], mm=BIG_FORM,
+               pause=0)
+    guess = []
+    for _ in range(3):
+        t = timed(d, 'guess', lambda: press(d, 'new-game'), "the engine's guess")
+        guess.append(t['wall'] - t['moved']['at'])
+        click_move(d, None, pick=lambda kids: kids[0])
+    # Connect Four for comparison: New game to a column clickable.
+    setup_game(d, 'Connect4', [{'name': 'Alice'}, {'name': 'Bob'}])
+    c4 = []
+    for _ in range(3):
+        t = timed(d, 'c4', lambda: press(d, 'new-game'), 'a new Connect Four game shown')
+        c4.append(t['at'] - t['clicked'])
+    ms = lambda v: ', '.join(f'{x:.0f}' for x in v)
+    log(f'{BIG}: shown {ms(shown)} ms after New game (Connect Four: {ms(c4)} ms); '
+        f"the engine's guess clickable {ms(guess)} ms after its bestmove; a state {size} bytes")
+    shot(d, out, 'mastermind-4x10-blanks', narrow=False)
 
 
 def mastermind_match(d, out, helper, rng):
@@ -980,6 +1092,7 @@ def main():
                 ('mmanalysis', lambda: mastermind_analysis(d, a.out, helper)),
                 ('countdown', lambda: countdown(d, a.out)),
                 ('mm5x8', lambda: mastermind_5x8(d, a.out, helper)),
+                ('big', lambda: big_variant(d, a.out, helper)),
                 ('match', lambda: mastermind_match(d, a.out, helper, rng)),
                 ('hive', lambda: hive_pictures(d, a.out)),
                 ('analysis', lambda: connect4_analysis(d, a.out, helper)),

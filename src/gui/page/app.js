@@ -1,6 +1,9 @@
 // meeple's browser GUI: the page's entry. It knows no game: the table
-// sends the engine's `games json`, `board json` and `movetree json`; the
-// rooms of the page are
+// sends the engine's `games json`, `board json` and the first level of
+// `movetree json` (the levels below are asked for as a person selects);
+// the state is the same for every browser, and this browser's own part
+// (its role and seats) comes apart, when it changes (`me`). The rooms of
+// the page are
 //   net.js       the WebSocket, links and seat keys
 //   board.js     drawing a position (bugs.js: Hive's pictures)
 //   input.js     building a move by walking the move tree
@@ -12,7 +15,7 @@
 // and this file routes the server's messages and redraws.
 
 import { $, h, clear, fill } from './dom.js';
-import { S, myTurn, over } from './state.js';
+import { S, myTurn, over, mine } from './state.js';
 import { connect, send, newTableLink, forgetSeat } from './net.js';
 import { drawBoard, drawHands, showStack } from './board.js';
 import { legend } from './bugs.js';
@@ -61,7 +64,6 @@ function showMessage(text, notice) {
 }
 
 function onMessage(m) {
-  if (S.anim && (m.t === 'state' || m.t === 'moved')) { S.queue.push(m); return; }
   switch (m.t) {
     case 'welcome':
       S.me = m.me; S.role = m.role; S.games = m.games; S.limits = m.limits; S.myName = m.name;
@@ -71,9 +73,13 @@ function onMessage(m) {
       buildSetup();
       if (myName()) send({ t: 'name', name: myName() });
       break;
+    case 'me':
+      S.mine = { role: m.role, you: m.you || [], guest_key: m.guest_key };
+      if (S.st) { S.st.me = S.mine; render(); }
+      break;
     case 'state': applyState(m); break;
     case 'moved':
-      if (m.engine && m.tree) animate(m);
+      if (m.engine && m.select) animate(m);
       break;
     case 'info': onInfo(m); break;
     case 'thinking': clearThinking(); break;
@@ -99,10 +105,13 @@ function onMessage(m) {
 
 function applyState(st) {
   const prev = S.st;
+  st.me = mine();
   if (st.searching && !(prev && prev.searching && prev.searching.side === st.searching.side)) clearThinking();
   const newGame = !prev || prev.game_no !== st.game_no || st.history.length < prev.history.length;
   if (newGame) { S.review = null; S.analysis = null; }
-  if (!prev || JSON.stringify(prev.tree) !== JSON.stringify(st.tree) || (prev.board && st.board && prev.board.ply !== st.board.ply)) setTree(st.tree);
+  // A new position (or a new first level) starts the move afresh; the
+  // levels asked for so far are kept while the position stays.
+  if (!prev || prev.game_no !== st.game_no || prev.game_string !== st.game_string || JSON.stringify(prev.tree) !== JSON.stringify(st.tree)) setTree(st.tree);
   if (S.review && st.board && S.review.ply >= st.board.ply) S.review = null;
   S.st = st;
   S.stateAt = Date.now();
@@ -156,7 +165,8 @@ function draw() {
   $('caption').textContent = caption;
   $('caption').dataset.state = st.result ? 'over' : b.state;
   const opts = S.review ? [] : options();
-  const taken = S.anim ? S.anim.taken : (myTurn() ? walk(S.tree, S.path).taken : []);
+  const building = myTurn() && S.path.length > 0;
+  const taken = S.anim && !building ? S.anim.taken : (myTurn() ? walk(S.tree, S.path).taken : []);
   const selectable = boardChoices(opts);
   drawBoard($('board'), b, { selectable, taken, choose: chooseFromBoard, columns: columnScores(), openStack: showStack });
   drawHands(b, selectable, taken, chooseFromBoard);
@@ -195,25 +205,25 @@ function renderHistory() {
   if (cur) ol.scrollTop = cur.offsetTop - ol.clientHeight / 2;
 }
 
-// Shows an engine's move one selection at a time, on the tree it was chosen from.
+// Shows an engine's move one selection at a time (the selections along
+// its path, as the table sends them). Nothing waits for it: the new
+// position is shown as it comes and the person may move at once (their
+// first selection ends the showing).
 function animate(m) {
-  const path = findPath(m.tree, m.move);
-  if (!path || !S.st || S.review) return;
-  const sels = [...(m.tree.select || [])];
-  let n = m.tree;
-  for (const i of path) { n = n.children[i]; sels.push(...(n.select || [])); }
-  if (sels.length < 2) return;
-  S.anim = { taken: [] };
+  const sels = m.select || [];
+  // A browser that was behind may get a move before its game's state.
+  if (sels.length < 2 || S.review || !S.st || S.st.game_no !== m.game_no) return;
+  const anim = { taken: [] };
+  S.anim = anim;
   let k = 0;
   const step = () => {
+    if (S.anim !== anim) return;
     if (k < sels.length) {
-      S.anim.taken = sels.slice(0, ++k);
+      anim.taken = sels.slice(0, ++k);
       render();
       setTimeout(step, 220);
     } else {
       S.anim = null;
-      const q = S.queue; S.queue = [];
-      q.forEach(onMessage);
       render();
     }
   };

@@ -1,7 +1,8 @@
 // Move input: a move is built by walking the move tree (`movetree json`),
-// one selection at a time (a cell, a piece, a symbol or a button). When
-// the tree comes one level at a time (a big Mastermind variant), the level
-// below a choice is asked for when it is chosen (`movetree json level`).
+// one selection at a time (a cell, a piece, a symbol or a button). The
+// state carries the tree's first level only, whatever the game; the level
+// below a choice that has more (`more`) is asked for when it is chosen
+// (`movetree json level`), so no message carries a whole tree.
 
 import { $, h, clear, textColour } from './dom.js';
 import { S, myTurn } from './state.js';
@@ -51,6 +52,7 @@ export function options() {
 
 export function choose(i) {
   if (!myTurn() || S.waitingLevel) return;
+  S.anim = null;
   S.path.push(i);
   const { node, actions } = walk(S.tree, S.path);
   if (node.more) {
@@ -94,7 +96,7 @@ export function cancelMove() {
   S.render();
 }
 
-// The path of `move` in a whole tree (for showing an engine's move).
+// The path of `move` in the levels of the tree known so far.
 export function findPath(node, move) {
   if (node.final && node.move === move) return [];
   for (let i = 0; i < (node.children || []).length; i++) {

@@ -3,12 +3,12 @@
 
 export const S = {
   ws: null, me: null, role: null, table: null, games: null, limits: null,
-  st: null,          // the table's last state
+  st: null,          // the table's last state (with `me`, this browser's own part)
+  mine: null,        // this browser's own part of the state: {role, you, guest_key}
   tree: null,        // the move tree being walked (levels added as they come)
   path: [],          // children chosen from the tree's root, in order
   waitingLevel: null, // the prefix whose level was asked for
-  anim: null,        // selections being shown for an engine's move
-  queue: [],         // messages held while an animation runs
+  anim: null,        // selections being shown for an engine's move: {sels, taken}
   info: {}, infoSide: null,
   analysis: null,    // the last analysis
   review: null,      // {ply, board, move} while reviewing a past position
@@ -31,6 +31,11 @@ export function myTurn() {
   const b = st.board;
   if (over(b)) return false;
   return st.me.you.includes(b.turn) && st.players[b.turn].kind !== 'engine';
+}
+
+// This browser's own part of the state (sent apart, only when it changes).
+export function mine() {
+  return S.mine || { role: S.role, you: [], guest_key: null };
 }
 
 export function family() {

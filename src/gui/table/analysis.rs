@@ -206,7 +206,7 @@ pub fn default_strategy(games: &Value, family: &str) -> Option<String> {
 
 /// The board after `ply` plies, for one browser reviewing the game.
 pub fn review(g: &Game, ply: usize) -> Result<Value, String> {
-    let board = g.boards.get(ply).cloned().ok_or("that position is not kept")?;
+    let board = g.boards.get(ply).ok_or("that position is not kept")?;
     let moves = game_moves(&g.game_string);
     let mv = ply.checked_sub(1).and_then(|i| moves.get(i).cloned());
     Ok(json!({"t": "review", "ply": ply, "board": board, "move": mv}))

@@ -1,7 +1,9 @@
 //! The game on the table as the engine shows it: its GameString, the
-//! board and move tree (`board json`, `movetree json`), the board after
-//! every ply for reviewing, its clocks and how it ended. The engine holds
-//! the position; this is what the table last read of it.
+//! board (`board json`) and the first level of its move tree (`movetree
+//! json level`: the page asks for the levels below as a person selects),
+//! the board after every ply for reviewing ([`Boards`], compact), its
+//! clocks and how it ended. The engine holds the position; this is what
+//! the table last read of it.
 
 use std::time::Instant;
 
@@ -11,20 +13,19 @@ use crate::gui::client::{Engine, Failure};
 use crate::gui::clock::Clocks;
 use crate::gui::record::End;
 
-/// Boards kept for reviewing a game; past it the review starts later.
-pub const MAX_BOARDS: usize = 3000;
+use super::boards::{Boards, MAX_PLIES};
 
 /// The game on the table.
 pub struct Game {
     pub family: String,
     pub game_string: String,
     pub board: Value,
+    /// The first level of the move tree (children with more below are
+    /// marked `more`), whatever the game's number of moves.
     pub tree: Value,
-    /// The tree is one level (children marked `more` are asked for).
-    pub tree_level: bool,
     pub tree_error: Option<String>,
     /// The board after each ply, for reviewing (index: plies played).
-    pub boards: Vec<Value>,
+    pub boards: Boards,
     pub end: Option<End>,
     /// What became of its record, once finished.
     pub recorded: Option<String>,
@@ -42,9 +43,8 @@ impl Game {
             game_string,
             board,
             tree: Value::Null,
-            tree_level: false,
             tree_error: None,
-            boards: Vec::new(),
+            boards: Boards::default(),
             end: None,
             recorded: None,
             clocks,
@@ -73,7 +73,7 @@ impl Game {
 
     /// The board after `ply` plies, if kept.
     pub fn board_at(&self, ply: usize) -> Value {
-        self.boards.get(ply).cloned().unwrap_or(Value::Null)
+        self.boards.get(ply).unwrap_or(Value::Null)
     }
 
     /// The two sides' names (`Red`, `Yellow`).
@@ -82,26 +82,23 @@ impl Game {
         [n(0), n(1)]
     }
 
-    /// Reads the board and the move tree from the engine.
+    /// Reads the board and the first level of the move tree from the
+    /// engine (both sent at once, answered in turn).
     pub async fn refresh(&mut self, engine: &mut Engine) {
-        let board = read_board(engine).await;
-        let (mut tree, mut level, mut error) = (Value::Null, false, None);
+        let (board, tree) = read_board_and_level(engine).await;
+        self.set_position(board, tree);
+    }
+
+    fn set_position(&mut self, board: Value, tree: Result<String, Failure>) {
+        let (mut t, mut error) = (Value::Null, None);
         if !is_over(&board) && board["state"].is_string() {
-            match engine.one("movetree json").await {
-                Ok(l) => tree = serde_json::from_str(&l).unwrap_or(Value::Null),
-                Err(Failure::Refused(_)) => match engine.one("movetree json level").await {
-                    Ok(l) => {
-                        tree = serde_json::from_str(&l).unwrap_or(Value::Null);
-                        level = true;
-                    }
-                    Err(e) => error = Some(e.to_string()),
-                },
+            match tree {
+                Ok(l) => t = serde_json::from_str(&l).unwrap_or(Value::Null),
                 Err(e) => error = Some(e.to_string()),
             }
         }
         self.board = board;
-        self.tree = tree;
-        self.tree_level = level;
+        self.tree = t;
         self.tree_error = error;
     }
 
@@ -111,50 +108,106 @@ impl Game {
     pub async fn fill_boards(&mut self, engine: &mut Engine) {
         let moves = self.history();
         let n = moves.len();
-        if n == 0 || n > MAX_BOARDS {
-            self.boards = if n == 0 { vec![self.board.clone()] } else { Vec::new() };
+        self.boards.clear();
+        if n == 0 {
+            self.boards.push(&self.board);
             return;
         }
-        let mut boards = Vec::with_capacity(n + 1);
+        if n >= MAX_PLIES {
+            return;
+        }
         let r: Result<(), Failure> = async {
             engine.call(&format!("undo {n}")).await?;
-            boards.push(serde_json::from_str(&engine.one("board json").await?).unwrap_or(Value::Null));
+            self.boards.push(&read_board_strict(engine).await?);
             for m in &moves {
-                engine.call(&format!("play {m}")).await?;
-                boards.push(serde_json::from_str(&engine.one("board json").await?).unwrap_or(Value::Null));
+                // The move and the board after it, sent at once.
+                let played = engine.send(&format!("play {m}"), false).await?;
+                let board = read_board_strict(engine).await;
+                engine.reply(played).await?;
+                self.boards.push(&board?);
             }
             Ok(())
         }
         .await;
         if let Err(e) = r {
             log::warn!("gui: replaying the game for its review: {e}");
-            boards.clear();
+            self.boards.clear();
         }
-        self.boards = boards;
     }
 
-    /// A move was played at `now`: the new GameString, the mover's clock.
-    pub fn moved(&mut self, game_string: String, side: usize, now: Instant) {
-        self.game_string = game_string;
-        self.last_move_at = now;
-        self.clocks.moved(side, now);
+    /// A move was played (read at `at`): the position after it, the
+    /// mover's clock.
+    pub fn moved(&mut self, played: Played, side: usize, at: Instant) {
+        self.game_string = played.game_string;
+        self.set_position(played.board, played.tree);
+        self.last_move_at = at;
+        self.clocks.moved(side, at);
         self.note = None;
     }
 
-    /// Keeps the board just read for reviewing.
+    /// Keeps the board just read for reviewing (the board of the ply
+    /// before must be kept).
     pub fn keep_board(&mut self) {
-        if self.boards.len() < MAX_BOARDS {
-            self.boards.push(self.board.clone());
+        if self.boards.len() == self.ply() {
+            self.boards.push(&self.board);
         }
     }
 }
 
+/// A move played and the position after it, read back.
+pub struct Played {
+    pub game_string: String,
+    pub board: Value,
+    pub tree: Result<String, Failure>,
+    /// The levels of the move tree asked for at the position before the
+    /// move, in order (null where refused).
+    pub levels: Vec<Value>,
+}
+
+/// Plays `mv`, asking first for the levels below the prefixes `before`
+/// (at the position before the move), then reads the board and the first
+/// level of the tree after it: all written at once, so the table waits
+/// once for the engine (which answers in order), however busy the machine.
+pub async fn play(engine: &mut Engine, mv: &str, before: &[Vec<String>]) -> Result<Played, Failure> {
+    let mut asked = Vec::with_capacity(before.len());
+    for p in before {
+        asked.push(engine.send(&format!("movetree json level {}", p.join(" ")), false).await?);
+    }
+    let play = engine.send(&format!("play {mv}"), false).await?;
+    let tree = engine.send("movetree json level", false).await?;
+    let board = engine.send("board json", false).await?;
+    let mut levels = Vec::with_capacity(asked.len());
+    for id in asked {
+        let line = engine.reply(id).await.ok().and_then(|mut v| v.pop());
+        levels.push(line.and_then(|l| serde_json::from_str(&l).ok()).unwrap_or(Value::Null));
+    }
+    // Every reply is taken, also when the move is refused.
+    let played = engine.reply(play).await;
+    let tree = engine.reply(tree).await.and_then(|mut v| v.pop().ok_or(Failure::Refused("no tree".into())));
+    let board = engine.reply(board).await;
+    let game_string = played?.pop().ok_or_else(|| Failure::Refused(format!("no reply to play {mv}")))?;
+    let board = board?.pop().and_then(|l| serde_json::from_str(&l).ok()).unwrap_or(Value::Null);
+    Ok(Played { game_string, board, tree, levels })
+}
+
 /// The engine's `board json` (null if unreadable).
 pub async fn read_board(engine: &mut Engine) -> Value {
-    match engine.one("board json").await {
-        Ok(l) => serde_json::from_str(&l).unwrap_or(Value::Null),
-        Err(_) => Value::Null,
-    }
+    read_board_strict(engine).await.unwrap_or(Value::Null)
+}
+
+async fn read_board_strict(engine: &mut Engine) -> Result<Value, Failure> {
+    Ok(serde_json::from_str(&engine.one("board json").await?).unwrap_or(Value::Null))
+}
+
+/// `board json` and `movetree json level`, written together (one wait).
+async fn read_board_and_level(engine: &mut Engine) -> (Value, Result<String, Failure>) {
+    let level = match engine.send("movetree json level", false).await {
+        Ok(id) => id,
+        Err(e) => return (Value::Null, Err(e)),
+    };
+    let board = read_board(engine).await;
+    let tree = engine.reply(level).await.and_then(|mut v| v.pop().ok_or(Failure::Refused("no tree".into())));
+    (board, tree)
 }
 
 /// True if a board shows a finished game.

@@ -17,15 +17,26 @@
 //!
 //! The table's parts, each with its own state: [`msg`] (what browsers
 //! ask), [`lineup`] (who plays each side), [`game`] (the game as the engine
-//! shows it), [`turn`] (the engines' moves), [`analysis`] (the analysis
-//! board and reviewing), [`waiting`] (replies awaited for one browser) and
-//! [`view`] (the state message); the clocks, the match of rounds, the
-//! results and the room are the GUI's own rooms ([`crate::gui::clock`],
-//! [`crate::gui::rounds`], [`crate::gui::record`], [`crate::gui::room`]).
-//! This file is the task that joins them: it routes every event to the
-//! parts and delivers what they have to say once the event is handled.
+//! shows it; [`boards`] its boards for reviewing), [`turn`] (the engines'
+//! moves), [`analysis`] (the analysis board and reviewing), [`waiting`]
+//! (replies awaited for one browser), [`errands`] (the database's work,
+//! off this task) and [`view`] (the state message); the clocks, the match
+//! of rounds, the results and the room are the GUI's own rooms
+//! ([`crate::gui::clock`], [`crate::gui::rounds`], [`crate::gui::record`],
+//! [`crate::gui::room`]). This file is the task that joins them: it routes
+//! every event to the parts and delivers what they have to say once the
+//! event is handled.
+//!
+//! Nobody at the table can stall it: what may be slow (the results
+//! database) runs in tasks of its own and comes back as an event; a move
+//! is timed from when its connection read it (a person's) or when its
+//! `bestmove` was read (an engine's), not from when the table got to it,
+//! and the time a person waits on the table for the choices of a move is
+//! given back to the person's clock.
 
 pub mod analysis;
+pub mod boards;
+pub mod errands;
 pub mod game;
 pub mod lineup;
 pub mod msg;
@@ -35,7 +46,7 @@ pub mod waiting;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -43,8 +54,8 @@ use tokio::sync::mpsc;
 use crate::gui::client::{Engine, Event as EngineEvent, Failure, Id};
 use crate::gui::clock::Clocks;
 use crate::gui::config::{Config, Rooms};
-use crate::gui::record::{self, End};
-use crate::gui::room::{Role, Room};
+use crate::gui::record::End;
+use crate::gui::room::{Kind, Role, Room};
 use crate::gui::rounds::{self, Rounds};
 use crate::results::Ending;
 
@@ -53,7 +64,8 @@ pub use game::game_moves;
 pub use msg::{ClientMsg, EngineCfg, PlayerCfg};
 
 use analysis::{Allowed, Analysis};
-use game::Game;
+use errands::{Asked, Done, Errands, MatchDone};
+use game::{Game, Played};
 use lineup::{Lineup, Setup};
 use turn::{Search, Turns};
 use view::View;
@@ -76,11 +88,15 @@ enum Out {
     All(Value),
     /// A line of the chat from the table itself.
     Announce(String),
+    /// A search's progress, to every browser (skipped for one behind).
+    Info(Value),
     /// The state, to every browser (only the last of an event is sent:
     /// the state is read when it is delivered).
     State,
     /// The state, to one browser.
     StateTo(u64),
+    /// A message made already (a kept leaderboard), to one browser.
+    Text(u64, Arc<str>),
 }
 
 /// The table's state; [`Table::run`] is its task.
@@ -97,6 +113,10 @@ pub struct Table {
     turns: Turns,
     analysis: Option<Analysis>,
     waiting: HashMap<Id, Waiting>,
+    /// Move-tree levels asked for by a person, and when (the wait is
+    /// given back to the person's clock).
+    levels_asked: HashMap<Id, Instant>,
+    errands: Errands,
     next_round_at: Option<Instant>,
     last_activity: Instant,
     empty_since: Option<Instant>,
@@ -110,10 +130,9 @@ pub struct Table {
 impl Table {
     pub fn new(cfg: Arc<Config>, engine: Engine, rooms: Arc<Rooms>) -> Table {
         Table {
-            cfg,
             engine,
             games: Value::Null,
-            room: Room::new(),
+            room: Room::bounded(cfg.budget.clone(), cfg.max_spectators),
             rooms,
             lineup: Lineup::default(),
             game: None,
@@ -121,12 +140,15 @@ impl Table {
             turns: Turns::default(),
             analysis: None,
             waiting: HashMap::new(),
+            levels_asked: HashMap::new(),
+            errands: Errands::default(),
             next_round_at: None,
             last_activity: Instant::now(),
             empty_since: None,
             engine_cfg: (1, 0),
             game_no: 0,
             out: Vec::new(),
+            cfg,
         }
     }
 
@@ -150,6 +172,7 @@ impl Table {
         enum Wake {
             Ev(Option<Event>),
             Engine(EngineEvent),
+            Done(Done),
             EngineMove,
             NextRound,
             Flag,
@@ -166,6 +189,7 @@ impl Table {
                 biased;
                 e = self.engine.next() => Wake::Engine(e),
                 e = rx.recv() => Wake::Ev(e),
+                d = self.errands.next() => Wake::Done(d),
                 _ = tokio::time::sleep_until(at(engine_at)), if engine_at.is_some() => Wake::EngineMove,
                 _ = tokio::time::sleep_until(at(round_at)), if round_at.is_some() => Wake::NextRound,
                 _ = tokio::time::sleep_until(at(flag_at)), if flag_at.is_some() => Wake::Flag,
@@ -192,7 +216,14 @@ impl Table {
                         self.error(&e);
                     }
                 }
-                Wake::Flag => self.check_flag().await,
+                Wake::Done(d) => self.on_done(d),
+                Wake::Flag => {
+                    // A move read before the time ran out is handled first.
+                    while let Ok(ev) = rx.try_recv() {
+                        self.on_event(ev).await;
+                    }
+                    self.check_flag().await;
+                }
                 Wake::Close(why) => {
                     log::info!("gui: table {} closed: {why}", &self.room.token[..8]);
                     let text = format!("This table was closed: {why}. Start a new one.");
@@ -216,8 +247,8 @@ impl Table {
 
     async fn on_event(&mut self, ev: Event) {
         match ev {
-            Event::Join { id, outbox, kick, me } => {
-                let joined = self.room.join(id, outbox, kick, me.as_deref());
+            Event::Join { id, outbox, me } => {
+                let Some(joined) = self.room.join(id, outbox, me.as_deref()) else { return };
                 let (key, role) = (joined.key, joined.role);
                 let name = self.room.member(id).map(|m| m.shown()).unwrap_or_default();
                 let welcome = json!({"t": "welcome", "me": key, "role": role.text(), "name": name,
@@ -246,7 +277,7 @@ impl Table {
                     self.out.push(Out::Announce(format!("{} left", m.shown())));
                 }
             }
-            Event::Msg { id, text } => {
+            Event::Msg { id, text, at } => {
                 let m = match serde_json::from_str::<ClientMsg>(&text) {
                     Ok(m) => m,
                     Err(e) => {
@@ -269,7 +300,7 @@ impl Table {
                         | ClientMsg::Leaderboard { .. }
                         | ClientMsg::Saves
                 );
-                match self.on_msg(id, m).await {
+                match self.on_msg(id, m, at).await {
                     Ok(()) if !quiet => self.out.push(Out::To(id, json!({"t": "ok"}))),
                     Ok(()) => {}
                     Err(e) => self.out.push(Out::To(id, json!({"t": "error", "text": e}))),
@@ -278,7 +309,7 @@ impl Table {
         }
     }
 
-    async fn on_msg(&mut self, id: u64, m: ClientMsg) -> Result<(), String> {
+    async fn on_msg(&mut self, id: u64, m: ClientMsg, at: Instant) -> Result<(), String> {
         let key = self.room.member(id).map(|m| m.key.clone()).ok_or("unknown browser")?;
         let role = self.room.role(&key);
         let host_only =
@@ -303,10 +334,12 @@ impl Table {
                 self.out.push(Out::State);
             }
             ClientMsg::Leaderboard { game, vs } => {
-                let b = record::leaderboard(&self.cfg.data_dir, game, vs).await?;
-                self.out.push(Out::To(id, b));
+                match self.errands.leaderboard(&self.cfg.results, id, game, vs)? {
+                    Asked::Now(text) => self.out.push(Out::Text(id, text)),
+                    Asked::Later => {}
+                }
             }
-            ClientMsg::Tree { ply, prefix } => self.ask_tree(id, role, ply, prefix).await?,
+            ClientMsg::Tree { ply, prefix } => self.ask_tree(id, role, ply, prefix, at).await?,
             ClientMsg::Review { ply } => {
                 let g = self.game.as_ref().ok_or("no game to review")?;
                 let m = analysis::review(g, ply)?;
@@ -325,8 +358,8 @@ impl Table {
                     return Err("it is not your move".into());
                 }
                 self.halt().await;
-                let gs = self.engine.one(&format!("play {mv}")).await?;
-                self.after_move(gs, &mv, turn, false).await;
+                let played = game::play(&mut self.engine, &mv, &[]).await?;
+                self.after_move(played, &mv, turn, None, at).await;
             }
             ClientMsg::Resign => {
                 let turn = self.turn().ok_or("no game in progress")?;
@@ -650,18 +683,24 @@ impl Table {
         }
     }
 
-    async fn after_move(&mut self, gs: String, mv: &str, side: usize, by_engine: bool) {
+    /// A move was played by `side`, read at `at`; an engine's with the
+    /// selections along its path, for the page to show it one selection at
+    /// a time.
+    async fn after_move(
+        &mut self,
+        played: Played,
+        mv: &str,
+        side: usize,
+        select: Option<Option<Vec<Value>>>,
+        at: Instant,
+    ) {
         let Some(g) = &mut self.game else { return };
-        let (tree, level) = (std::mem::take(&mut g.tree), g.tree_level);
-        g.moved(gs, side, Instant::now());
-        g.refresh(&mut self.engine).await;
+        g.moved(played, side, at);
         g.keep_board();
-        // The tree the move was chosen from, so the page can show an
-        // engine's move one selection at a time (not for one level only).
-        let tree = if by_engine && !level { tree } else { Value::Null };
-        self.out.push(Out::All(
-            json!({"t": "moved", "move": mv, "side": side, "engine": by_engine, "tree": tree}),
-        ));
+        let ply = g.ply();
+        let by_engine = select.is_some();
+        self.out.push(Out::All(json!({"t": "moved", "move": mv, "side": side, "engine": by_engine,
+            "select": select.flatten(), "ply": ply, "game_no": self.game_no, "at": unix_ms(at)})));
         self.check_end().await;
         self.start_clock();
         self.out.push(Out::State);
@@ -682,6 +721,7 @@ impl Table {
     async fn finish(&mut self, end: End) {
         let now = Instant::now();
         self.turns.next_at = None;
+        let game_no = self.game_no;
         let Some(g) = &mut self.game else { return };
         g.clocks.stop(now);
         g.end = Some(end.clone());
@@ -705,22 +745,17 @@ impl Table {
             if r.over() {
                 let players =
                     [self.lineup.match_player(0, &self.room), self.lineup.match_player(1, &self.room)];
-                let said = record::matched(
-                    self.cfg.data_dir.clone(),
-                    &family,
-                    &game_type,
+                let m = MatchDone {
+                    family,
+                    game_type,
                     players,
-                    r.planned,
-                    &r.done,
-                    r.result(),
-                    Ending::Normal,
-                )
-                .await;
+                    planned: r.planned,
+                    rounds: r.done.clone(),
+                    result: r.result(),
+                };
+                self.errands.record_match(&self.cfg.results, game_no, m);
                 let [a, b] = r.points();
-                self.out.push(Out::Announce(format!("Match over: {a} to {b}; {said}")));
-                if let Some(g) = &mut self.game {
-                    g.recorded = Some(said);
-                }
+                self.out.push(Out::Announce(format!("Match over: {a} to {b}")));
             } else if (0..2).all(|s| self.lineup.player(s).is_engine()) {
                 self.next_round_at = Some(now + Duration::from_secs(3));
             }
@@ -731,9 +766,22 @@ impl Table {
         }
         let sides = self.side_names();
         let seats = [0, 1].map(|s| (sides[s].clone(), self.lineup.side_player(s, &self.room)));
-        let said = record::game(self.cfg.data_dir.clone(), &family, &game_type, &gs, seats, &end).await;
-        if let Some(g) = &mut self.game {
-            g.recorded = Some(said);
+        self.errands.record_game(&self.cfg.results, game_no, [family, game_type, gs], seats, end);
+    }
+
+    /// An errand is done: a leaderboard for a browser, or a record.
+    fn on_done(&mut self, d: Done) {
+        match d {
+            Done::Leaderboard { client, reply: Ok(text) } => self.out.push(Out::Text(client, text)),
+            Done::Leaderboard { client, reply: Err(e) } => {
+                self.out.push(Out::To(client, json!({"t": "error", "text": e})));
+            }
+            Done::Recorded { game_no, said } => {
+                if let Some(g) = self.game.as_mut().filter(|_| self.game_no == game_no) {
+                    g.recorded = Some(said);
+                    self.out.push(Out::State);
+                }
+            }
         }
     }
 
@@ -785,10 +833,10 @@ impl Table {
 
     async fn on_engine(&mut self, ev: EngineEvent) {
         match ev {
-            EngineEvent::Line { id, line } => {
-                if let Some(shown) = self.turns.on_line(id, &line) {
+            EngineEvent::Line { id, line, at } => {
+                if let Some(shown) = self.turns.on_line(id, &line, at) {
                     if let Some(m) = shown {
-                        self.out.push(Out::All(m));
+                        self.out.push(Out::Info(m));
                     }
                 } else if let Some(a) = self.analysis.as_mut().filter(|a| a.id == Some(id)) {
                     let m = a.on_line(line);
@@ -805,6 +853,9 @@ impl Table {
                     }
                 } else if let Some(w) = self.waiting.remove(&id) {
                     let client = w.client();
+                    if let Some(asked) = self.levels_asked.remove(&id) {
+                        self.give_back(client, asked);
+                    }
                     self.out.push(Out::To(client, w.answer(reply)));
                 }
             }
@@ -820,8 +871,15 @@ impl Table {
                 self.out.push(Out::State);
             }
             (Ok(_), Some(mv)) if !s.stopped && !self.turns.paused && self.turn() == Some(s.side) => {
-                match self.engine.one(&format!("play {mv}")).await {
-                    Ok(gs) => self.after_move(gs, &mv, s.side, true).await,
+                let at = s.bestmove_at.unwrap_or_else(Instant::now);
+                let root = self.game.as_ref().map(|g| g.tree.clone()).unwrap_or(Value::Null);
+                // The levels on the move's path are asked for with the move.
+                let levels = turn::path_levels(&root, &mv);
+                match game::play(&mut self.engine, &mv, &levels).await {
+                    Ok(played) => {
+                        let select = turn::path_selections(&root, &mv, &levels, &played.levels);
+                        self.after_move(played, &mv, s.side, Some(select), at).await
+                    }
                     Err(e) => {
                         self.turns.paused = true;
                         self.error(&e.to_string());
@@ -848,6 +906,7 @@ impl Table {
         self.turns.search = None;
         self.turns.next_at = None;
         self.analysis = None;
+        self.levels_asked.clear();
         for (_, w) in std::mem::take(&mut self.waiting) {
             let client = w.client();
             self.out.push(Out::To(client, w.answer(Err(Failure::Gone("the engine has exited".into())))));
@@ -934,7 +993,14 @@ impl Table {
         self.out.push(Out::All(m));
     }
 
-    async fn ask_tree(&mut self, id: u64, role: Role, ply: usize, prefix: Vec<String>) -> Result<(), String> {
+    async fn ask_tree(
+        &mut self,
+        id: u64,
+        role: Role,
+        ply: usize,
+        prefix: Vec<String>,
+        at: Instant,
+    ) -> Result<(), String> {
         let current = self.game.as_ref().map(Game::ply);
         let turn = self.turn();
         if current != Some(ply) || !turn.is_some_and(|t| self.lineup.seats(role).contains(&t)) {
@@ -943,7 +1009,20 @@ impl Table {
         check_prefix(&prefix)?;
         let eid = self.engine.send(&format!("movetree json level {}", prefix.join(" ")), false).await?;
         self.waiting.insert(eid, Waiting::Tree { client: id, ply, prefix });
+        self.levels_asked.insert(eid, at);
         Ok(())
+    }
+
+    /// A person waited on the table from `asked` for the choices of a
+    /// move: the wait is given back to the person's clock if it runs.
+    fn give_back(&mut self, client: u64, asked: Instant) {
+        let Some(key) = self.room.member(client).map(|m| m.key.clone()) else { return };
+        let seats = self.lineup.seats(self.room.role(&key));
+        if let Some(g) = &mut self.game
+            && g.clocks.running().is_some_and(|s| seats.contains(&s))
+        {
+            g.clocks.credit(asked, Instant::now());
+        }
     }
 
     // ----- sending ---------------------------------------------------------
@@ -953,41 +1032,57 @@ impl Table {
     }
 
     /// Delivers what the event's handling has to say, in order; the state
-    /// once (read now), to every browser.
+    /// once (read now), made once and shared by every browser, each
+    /// browser's own part before it when that changed.
     fn flush(&mut self) {
         let out = std::mem::take(&mut self.out);
         let last_state = out.iter().rposition(|o| matches!(o, Out::State));
-        let mut common: Option<String> = None;
+        let mut state = None;
         for (i, o) in out.into_iter().enumerate() {
             match o {
-                Out::To(id, v) => self.room.send(id, &v.to_string().into()),
-                Out::All(v) => self.room.broadcast(&v.to_string().into()),
+                Out::To(id, v) => {
+                    let m = self.room.msg(Kind::Other, v.to_string());
+                    self.room.send(id, &m);
+                }
+                Out::Text(id, text) => {
+                    let m = self.room.msg(Kind::Other, text.to_string());
+                    self.room.send(id, &m);
+                }
+                Out::All(v) => {
+                    let m = self.room.msg(Kind::Other, v.to_string());
+                    self.room.broadcast(&m);
+                }
+                Out::Info(v) => {
+                    let m = self.room.msg(Kind::Info, v.to_string());
+                    self.room.broadcast(&m);
+                }
                 Out::Announce(text) => self.room.announce(&text),
                 Out::State if Some(i) != last_state => {}
                 Out::State => {
-                    let c = common.get_or_insert_with(|| self.view().common().to_string()).clone();
-                    let parts: Vec<(u64, String)> = self
-                        .room
-                        .ids()
-                        .into_iter()
-                        .filter_map(|id| {
-                            let m = self.room.member(id)?;
-                            Some((id, self.view().for_member(&c, self.room.role(&m.key))))
-                        })
-                        .collect();
-                    for (id, text) in parts {
-                        self.room.send(id, &text.into());
+                    let m = state
+                        .get_or_insert_with(|| self.room.msg(Kind::State, self.view().common().to_string()))
+                        .clone();
+                    for id in self.room.ids() {
+                        self.send_own(id);
                     }
+                    self.room.broadcast(&m);
                 }
                 Out::StateTo(id) => {
-                    let Some(m) = self.room.member(id) else { continue };
-                    let role = self.room.role(&m.key);
-                    let c = common.get_or_insert_with(|| self.view().common().to_string()).clone();
-                    let text = self.view().for_member(&c, role);
-                    self.room.send(id, &text.into());
+                    let m = state
+                        .get_or_insert_with(|| self.room.msg(Kind::State, self.view().common().to_string()))
+                        .clone();
+                    self.send_own(id);
+                    self.room.send(id, &m);
                 }
             }
         }
+    }
+
+    /// A browser's own part of the state, if it changed.
+    fn send_own(&mut self, id: u64) {
+        let Some(m) = self.room.member(id) else { return };
+        let own = self.view().own(self.room.role(&m.key)).to_string();
+        self.room.send_own(id, own);
     }
 
     fn view(&self) -> View<'_> {
@@ -1002,4 +1097,14 @@ impl Table {
             engine_cfg: self.engine_cfg,
         }
     }
+}
+
+/// An instant as milliseconds since the Unix epoch (for the page and
+/// tests, on the same machine's clock).
+fn unix_ms(at: Instant) -> u64 {
+    let ago = Instant::now().saturating_duration_since(at);
+    SystemTime::now()
+        .checked_sub(ago)
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_millis() as u64)
 }

@@ -1,7 +1,9 @@
-//! The table's state as the browsers see it (the `state` message): one
-//! part common to everybody, serialized once per change, and a small part
-//! of each browser's own (its role, the sides it may move for, and for the
-//! host the invitation's key).
+//! The table's state as the browsers see it: the `state` message, the
+//! same for everybody (made once per change and shared by every browser's
+//! queue), small whatever the game (the move tree's first level only, the
+//! page asks for the levels below), and each browser's own part (the `me`
+//! message: its role, the sides it may move for, and for the host the
+//! invitation's key), sent to it before the state when it changes.
 
 use std::time::Instant;
 
@@ -64,7 +66,6 @@ impl View<'_> {
             "game_string": g.map(|g| g.game_string.clone()),
             "board": g.map_or(Value::Null, |g| g.board.clone()),
             "tree": g.map_or(Value::Null, |g| g.tree.clone()),
-            "tree_level": g.is_some_and(|g| g.tree_level),
             "tree_error": g.and_then(|g| g.tree_error.clone()),
             "history": g.map(Game::history).unwrap_or_default(),
             "reviewable": g.map_or(0, |g| g.boards.len()),
@@ -86,12 +87,9 @@ impl View<'_> {
         })
     }
 
-    /// One browser's state: the common part (serialized) and what is its
-    /// own.
-    pub fn for_member(&self, common: &str, role: Role) -> String {
+    /// A browser's own part of the state (the `me` message).
+    pub fn own(&self, role: Role) -> Value {
         let guest = if role == Role::Host { self.room.guest_key.clone() } else { None };
-        let me = json!({"role": role.text(), "you": self.lineup.seats(role), "guest_key": guest});
-        // Spliced: the common part is serialized once for every browser.
-        format!("{{\"me\":{me},{}", &common[1..])
+        json!({"t": "me", "role": role.text(), "you": self.lineup.seats(role), "guest_key": guest})
     }
 }
