@@ -135,6 +135,49 @@ impl Drop for KeepOutput {
     }
 }
 
+/// While it lives, Ctrl-C on the input terminal is a character, not a
+/// signal (ISIG cleared); the terminal's setting comes back when it is
+/// dropped (and with every other setting if the process ends meanwhile:
+/// see `RestoreOnExit`).
+struct CtrlCAsKey {
+    #[cfg(unix)]
+    isig: bool,
+}
+
+impl CtrlCAsKey {
+    fn on() -> CtrlCAsKey {
+        #[cfg(unix)]
+        // SAFETY: tcgetattr/tcsetattr on stdin, with a termios the call
+        // fills.
+        unsafe {
+            let mut t: libc::termios = std::mem::zeroed();
+            if libc::tcgetattr(0, &mut t) != 0 || t.c_lflag & libc::ISIG == 0 {
+                return CtrlCAsKey { isig: false };
+            }
+            t.c_lflag &= !libc::ISIG;
+            CtrlCAsKey { isig: libc::tcsetattr(0, libc::TCSANOW, &t) == 0 }
+        }
+        #[cfg(not(unix))]
+        CtrlCAsKey {}
+    }
+}
+
+impl Drop for CtrlCAsKey {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        if self.isig {
+            // SAFETY: as above.
+            unsafe {
+                let mut t: libc::termios = std::mem::zeroed();
+                if libc::tcgetattr(0, &mut t) == 0 {
+                    t.c_lflag |= libc::ISIG;
+                    libc::tcsetattr(0, libc::TCSANOW, &t);
+                }
+            }
+        }
+    }
+}
+
 /// The settings of the terminal descriptors (stdin, stdout) as the game
 /// found them.
 #[cfg(unix)]
@@ -318,6 +361,11 @@ impl Term {
         // The line editor exists only while a line is read: it takes the
         // process's SIGINT handler while it exists (and gives it back when
         // dropped), so that Ctrl-C during a search reaches our flag.
+        // From here on a Ctrl-C typed is a key in the input, read by the
+        // editor, never a signal that could fall between our flag and the
+        // editor's read (the editor catches SIGINT from when it is made, but
+        // notices one only while it waits in its read).
+        let key = CtrlCAsKey::on();
         let config = Config::builder().completion_type(CompletionType::List).auto_add_history(false).build();
         let mut editor: Editor<Words, DefaultHistory> = match Editor::with_config(config) {
             Ok(e) => e,
@@ -332,14 +380,14 @@ impl Term {
             let _ = editor.add_history_entry(h.as_str());
         }
         // A Ctrl-C that came while no line was being read (after the last
-        // prompt, while the terminal was not raw and Ctrl-C a signal) counts
-        // as one at this prompt: it is not lost. Checked as late as can be,
-        // once the editor is made (that takes a while).
+        // prompt, while Ctrl-C was a signal) counts as one at this prompt:
+        // it is not lost.
         if self.interrupted.swap(false, Ordering::SeqCst) {
             return Input::Interrupt;
         }
         let got = editor.readline(prompt);
         drop(editor);
+        drop(key);
         match got {
             Ok(line) => {
                 if !line.trim().is_empty() && self.history.last() != Some(&line) {
