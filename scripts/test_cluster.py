@@ -197,7 +197,11 @@ class Match(Tmp):
         self.assertEqual(len(re.findall(r"warning: game \d: not annotated: .*exited", out)), 2,
                          out)
         with open(pgn_path) as f:
-            self.assertNotIn("Annotator", f.read())
+            text = f.read()
+        self.assertNotIn("Annotator", text)
+        # Each game says why in its PGN, as the coordinator said it.
+        self.assertEqual(len(re.findall(r"\{not annotated: the review \(.*exited", text)), 2,
+                         text)
 
     def test_resume_sprt_and_errors(self):
         db = self.path("r.sqlite")

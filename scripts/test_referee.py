@@ -682,10 +682,29 @@ class Annotate(Tmp):
                                      r" plies\) failed: " % (n, mode))
                 with open(path) as f:
                     text = f.read()
-                self.assertNotIn("{", text)
                 self.assertNotIn("Annotator", text)
-                self.assertEqual(len(pgn.read(text)), 2)
-                self.assertEqual([r[2:] for r in self.stored()], [(None, None, None)] * 2)
+                self.assertNotIn("$", text)
+                # Each game says why it is not annotated, in one comment
+                # before its first move, and has no other.
+                games = pgn.read(text)
+                self.assertEqual(len(games), 2)
+                for game in games:
+                    self.assertEqual(len(game["comments"]), 1, text)
+                    self.assertRegex(game["comments"][0], r"^not annotated: the review \(.*"
+                                     r"--review %s, at most .* failed: " % mode)
+                    self.assertEqual(text.count("{"), 2, text)
+                rows = self.stored()
+                self.assertEqual([r[3:] for r in rows], [(None, None)] * 2)
+                self.assertEqual([sorted(json.loads(r[2])) for r in rows], [["failed"]] * 2)
+                rc, shown = self.referee("show", "2", "--db", self.db)
+                self.assertIn("Not annotated: the review (", shown)
+                # A resume remakes a lost record with its comment.
+                with open(path, "w") as f:
+                    f.write(text[:text.index("\n\n[Event") + 2])
+                rc, out = self.referee("--resume", "1", "--pgnout", path)
+                self.assertEqual(rc, 0, out)
+                with open(path) as f:
+                    self.assertEqual(f.read(), text)
 
 
 class ClearErrors(Tmp):

@@ -497,8 +497,10 @@ def cmd_show(argv, out=sys.stdout):
     except ValueError:
         kept = None
     judged = {}
-    if kept:
-        judged = {p.get("ply"): p for p in kept.get("plies") or []}
+    if isinstance(kept, dict) and kept.get("failed"):
+        print("Not annotated: %s" % kept["failed"], file=out)
+    elif isinstance(kept, dict):
+        judged = {p.get("ply"): p for p in kept.get("plies") or [] if isinstance(p, dict)}
         acc = ["-" if a is None else "%.1f" % a for a in (acc1, acc2)]
         print("Review (%s, %s): accuracy %s %s, %s %s"
               % (kept.get("by") or "?", kept.get("limits") or "?", p1, acc[0], p2, acc[1]),

@@ -143,6 +143,7 @@ class Player:
         record["review"] = kept
         if warning:
             record["review_warning"] = warning
+            record["review"] = review.failed_record(warning)
 
     def close(self):
         for s in self.engines.values():
@@ -425,9 +426,9 @@ class Match:
             tags["WhiteTimeControl"], tags["BlackTimeControl"] = tc
         if secret:
             tags["Secret"] = secret
-        notes, extra = review.annotations(final.game_type, final.moves, kept)
+        notes, extra, comment = review.annotations(final.game_type, final.moves, kept)
         tags.update(extra)
-        return pgn.game_text(tags, final.moves, notes)
+        return pgn.game_text(tags, final.moves, notes, comment)
 
     def _append_pgn(self, texts):
         path = self.settings.pgnout

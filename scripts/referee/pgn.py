@@ -19,6 +19,13 @@ asks); in a Hive record as a comment line of its own after the move's line,
 the glyph first inside it (`{$4 [%eval -1.17] best: wQ wB1-}`), which is
 where MzingaViewer reads a move's commentary (a glyph on the move's line
 would make the viewer refuse the move).
+
+A game that `--annotate` could not review carries one comment before its
+first move saying why (`{not annotated: ...}`; in a Hive record a line of
+its own, where MzingaViewer reads the commentary of the game's start).
+Comments hold no brace and no character that is not printable (a line
+break, a control character, a Unicode line or paragraph separator), so
+nothing a reviewer says can end a comment, a line or a record early.
 """
 
 import re
@@ -38,11 +45,13 @@ def _quote(value):
     return str(value).replace("\\", "\\\\").replace('"', '\\"')
 
 
-def game_text(tags, moves, notes=None):
+def game_text(tags, moves, notes=None, comment=None):
     """One game. tags: a dict with at least the roster and GameType (Result
     as `1-0`, `0-1`, `1/2-1/2` or `*`); moves: all moves from the start;
-    notes (a reviewed game): for each move (nag, comment), either None. A
-    game without notes is written exactly as before notes existed."""
+    notes (a reviewed game): for each move (nag, comment), either None;
+    comment: a comment on the whole game, written before its first move. A
+    game without notes or comment is written exactly as before they
+    existed."""
     hive = is_hive(tags.get("GameType", ""))
     tags = dict(tags)
     result = tags.get("Result", "*")
@@ -59,7 +68,10 @@ def game_text(tags, moves, notes=None):
         nag, comment = notes[i]
         return nag, (_comment_text(comment) if comment else None)
 
+    intro = _comment_text(comment) if comment else None
     if hive:
+        if intro:
+            lines.append("{%s}" % intro)
         for i, m in enumerate(moves):
             lines.append("%d. %s" % (i + 1, m))
             nag, comment = note(i)
@@ -69,7 +81,7 @@ def game_text(tags, moves, notes=None):
         if result in HIVE_RESULTS:
             lines += ["", HIVE_RESULTS[result]]
     else:
-        words = []
+        words = ["{%s}" % intro] if intro else []
         annotated = False  # the word before is a glyph or a comment
         for i, m in enumerate(moves):
             if i % 2 == 0:
@@ -96,9 +108,11 @@ def game_text(tags, moves, notes=None):
 
 
 def _comment_text(text):
-    """A comment's text that cannot end the comment or the line early: no
-    braces, no control characters, one line."""
-    return re.sub(r"[{}\x00-\x1f\x7f]", "?", text).strip()
+    """A comment's text that cannot end the comment, the line or the record
+    early: no braces, nothing that is not printable (control characters,
+    and the Unicode line and paragraph separators that str.splitlines and
+    other readers break lines at), one line."""
+    return "".join("?" if c in "{}" or not c.isprintable() else c for c in str(text)).strip()
 
 
 def record_starts(data):
@@ -131,17 +145,20 @@ def read(text):
     "comments": [texts]}: the glyphs (`$4`, or `?!` `?` `??` `!` `!!` `!?`
     written after the move) and comments after it (in a Hive record: the
     comment lines after its line, a glyph first inside them counted as a
-    glyph)."""
+    glyph). `comments` has the comments before the first move (a game that
+    could not be reviewed says why there)."""
     games, tags, body = [], None, []
 
     def flush():
         if tags is None:
             return
-        moves, notes = [], []
+        moves, notes, intro = [], [], []
 
         def annotate(kind, value):
             if notes:
                 notes[-1][kind].append(value)
+            elif kind == "comments":
+                intro.append(value)
 
         if is_hive(tags.get("GameType", "")):
             comment = None
@@ -182,7 +199,7 @@ def read(text):
                     moves.append(w)
                     notes.append({"nags": [SUFFIX_NAGS[suffix]] if suffix else [],
                                   "comments": []})
-        games.append({"tags": tags, "moves": moves, "notes": notes})
+        games.append({"tags": tags, "moves": moves, "notes": notes, "comments": intro})
 
     for raw in text.splitlines():
         line = raw.strip()

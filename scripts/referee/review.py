@@ -23,11 +23,19 @@ the arithmetic and the harmonic mean of the moves' accuracies, each at
 least 1 in the harmonic mean). The opening's moves are annotated but not
 counted for anyone.
 
+A review that failed is kept as `{"failed": why}` (`failed_record`), so
+that the game's PGN says why it is not annotated whenever it is made (a
+resume remakes it the same).
+
 `annotations` turns a kept review into PGN notes: after each move a
 comment with its value (`[%eval ...]`, from White's side, White being the
 side that moved first, as PGN's evaluations are) and the best move when
 the move was not the best; `inaccuracy`, `mistake`, `blunder` as the glyphs
-`$6`, `$2`, `$4` (nothing for best, good, forced, unproven, none).
+`$6`, `$2`, `$4` (nothing for best, good, forced, unproven, none); a failed
+review as one comment before the first move. What the reviewer said (its
+`id`, values, moves, the reason it failed) reaches the PGN only through
+pgn.py's comment writer or `_printable`: it cannot end a comment, a tag or
+a line.
 """
 
 import json
@@ -46,6 +54,7 @@ NAGS = {"inaccuracy": 6, "mistake": 2, "blunder": 4}
 JUDGED = ("best", "good", "inaccuracy", "mistake", "blunder")
 START_TIMEOUT = 30.0  # the reviewer's greeting, at the start of a match
 POLL = 0.2  # how often a review in progress looks whether the match stops
+COMMENT_MAX = 230  # the reason in a failed review's PGN comment (`show` has it whole)
 
 
 class ReviewFailed(Exception):
@@ -277,6 +286,12 @@ def review_record(reviewer, record, spec, margin, aborted=lambda: False):
     return review, None
 
 
+def failed_record(why):
+    """What is kept of a game whose review failed: the reason, which its
+    PGN says in a comment."""
+    return {"failed": str(why)}
+
+
 def reviewer_options(settings):
     """The options set on the reviewer: the arbiter's (the match's rules,
     so that it sees the game as the arbiter did), then --annotate's own."""
@@ -334,17 +349,32 @@ def _whites(value, side, first_side, game_type):
     return ("%d" % number) if number == int(number) else ("%g" % number)
 
 
+def _printable(text):
+    """A reviewer's text for a tag: printable characters only (no line
+    break, control character or Unicode line separator), one line."""
+    return "".join(c if c.isprintable() else "?" for c in str(text)).strip()
+
+
 def annotations(game_type, moves, review):
-    """(notes for pgn.game_text, extra tags) of a kept review (the dict of
-    review_record, or its JSON text); (None, {}) without one, or when it
-    does not match the moves."""
+    """(notes for pgn.game_text, extra tags, the game's comment) of a kept
+    review (the dict of review_record or failed_record, or its JSON text):
+    (None, {}, None) without one, or when it does not match the moves; a
+    failed review's comment says why the game is not annotated."""
     if isinstance(review, str):
         try:
             review = json.loads(review)
         except ValueError:
-            return None, {}
-    if not review or len(review.get("plies") or []) != len(moves):
-        return None, {}
+            return None, {}, None
+    if isinstance(review, dict) and review.get("failed"):
+        why = str(review["failed"])
+        if len(why) > COMMENT_MAX:  # one PGN line (at most 255 characters)
+            why = why[:COMMENT_MAX - 3] + "..."
+        return None, {}, "not annotated: %s" % why
+    if (not isinstance(review, dict) or not isinstance(review.get("plies"), list)
+            or len(review["plies"]) != len(moves)
+            or not all(isinstance(p, dict) and all(isinstance(v, str) for v in p.values())
+                       for p in review["plies"])):
+        return None, {}, None
     plies = review["plies"]
     first_side = plies[0].get("side") if plies else None
     notes = []
@@ -367,9 +397,9 @@ def annotations(game_type, moves, review):
     tags = {}
     limits = review.get("limits")
     if review.get("by") or limits:
-        tags["Annotator"] = ", ".join(x for x in (review.get("by"), "review " + (limits or ""))
-                                      if x)
+        tags["Annotator"] = _printable(", ".join(
+            str(x) for x in (review.get("by"), "review %s" % (limits or "")) if x))
     for name, acc in zip(("WhiteAccuracy", "BlackAccuracy"), review.get("accuracy") or []):
         if isinstance(acc, (int, float)):
             tags[name] = "%.1f" % acc
-    return notes, tags
+    return notes, tags, None

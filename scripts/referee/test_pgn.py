@@ -97,6 +97,24 @@ class Pgn(unittest.TestCase):
         self.assertEqual(other["moves"], ["wS1", "bS1 wS1-"])
         self.assertEqual(other["notes"][0], {"nags": [6], "comments": ["x"]})
 
+    def test_a_game_comment_comes_before_the_first_move(self):
+        # A game --annotate could not review says why, before its first
+        # move: in movetext, and in a Hive record on a line of its own right
+        # after the tags' blank line (where MzingaViewer keeps the
+        # commentary of the game's start).
+        why = "not annotated: the reviewer exited (status 3)"
+        text = pgn.game_text(TAGS, ["4", "4"], None, why)
+        self.assertIn("\n\n{%s} 1. 4 4 1-0\n" % why, text)
+        game = pgn.read(text)[0]
+        self.assertEqual((game["moves"], game["comments"]), (["4", "4"], [why]))
+        self.assertEqual(game["notes"], [{"nags": [], "comments": []}] * 2)
+        hive = pgn.game_text(dict(TAGS, GameType="Base", Result="0-1"), ["wS1", "bS1 wS1-"],
+                             None, why)
+        self.assertIn('"]\n\n{%s}\n1. wS1\n2. bS1 wS1-\n\nBlackWins\n' % why, hive)
+        game = pgn.read(hive)[0]
+        self.assertEqual((game["moves"], game["comments"]), (["wS1", "bS1 wS1-"], [why]))
+        self.assertEqual(pgn.read(hive.replace("{" + why + "}\n", ""))[0]["comments"], [])
+
 
 HEAD = ('[Event "meeple referee tournament 3"]\n[Site "?"]\n[Date "2026.01.02"]\n'
         '[Round "7"]\n[White "A"]\n[Black "B"]\n')

@@ -2,13 +2,14 @@
 keeping it, and turning it into PGN notes (the reviewer is the fake engine;
 the real meeple's reviews are in scripts/test_referee.py)."""
 
+import json
 import os
 import shlex
 import sys
 import time
 import unittest
 
-from referee import review
+from referee import pgn, review
 from referee.gamestring import GameString
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -136,7 +137,7 @@ class Notes(unittest.TestCase):
                  ply(3, "Red", "2", "mistake", "2", "4"), ply(4, "Yellow", "7", "blunder", "-18", "4"),
                  ply(5, "Red", "3", "forced", "18", "3"), ply(6, "Yellow", "7", "unproven", ">=2"),
                  ply(7, "Red", "4", "good", "18", "3")]
-        notes, tags = review.annotations("Connect4", moves, {
+        notes, tags, comment = review.annotations("Connect4", moves, {
             "by": "meeple v1", "limits": "movetime 200", "plies": plies,
             "accuracy": [93.14, None]})
         self.assertEqual(notes, [
@@ -145,13 +146,14 @@ class Notes(unittest.TestCase):
             (None, "value >=2 for Yellow (unproven)"), (None, "[%eval 18] best: 3")])
         self.assertEqual(tags, {"Annotator": "meeple v1, review movetime 200",
                                 "WhiteAccuracy": "93.1"})
+        self.assertIsNone(comment)
 
     def test_hive_in_pawns_and_mates(self):
         moves = ["wS1", "bS1 wS1-", "wQ -wS1"]
         plies = [ply(1, "White", "wS1", "best", "32", "wS1"),
                  ply(2, "Black", "bS1_wS1-", "mistake", "-75", "bQ_wS1\\"),
                  ply(3, "White", "wQ_-wS1", "blunder", "mate-2", "wQ_wS1/")]
-        notes, _ = review.annotations("Base+MLP", moves, {"plies": plies})
+        notes, _, _ = review.annotations("Base+MLP", moves, {"plies": plies})
         self.assertEqual(notes, [(None, "[%eval 0.32]"), (2, "[%eval 0.75] best: bQ wS1\\"),
                                  (4, "[%eval #-2] best: wQ wS1/")])
         plies[2]["value"] = "mate3"
@@ -164,14 +166,62 @@ class Notes(unittest.TestCase):
         plies = [ply(1, "Breaker", "1122", "best", "256.00", "1122"),
                  ply(2, "Maker", "0B1W", "none"),
                  ply(3, "Breaker", "1344", "blunder", "10.07", "1426")]
-        notes, _ = review.annotations("Mastermind", moves, {"plies": plies})
+        notes, _, _ = review.annotations("Mastermind", moves, {"plies": plies})
         self.assertEqual(notes, [(None, "[%eval 256.00]"), (None, None),
                                  (4, "[%eval 10.07] best: 1426")])
 
     def test_a_review_that_does_not_fit_is_left_out(self):
-        self.assertEqual(review.annotations("Connect4", ["4"], None), (None, {}))
-        self.assertEqual(review.annotations("Connect4", ["4"], "not json"), (None, {}))
-        self.assertEqual(review.annotations("Connect4", ["4", "4"], {"plies": [{}]}), (None, {}))
+        nothing = (None, {}, None)
+        self.assertEqual(review.annotations("Connect4", ["4"], None), nothing)
+        self.assertEqual(review.annotations("Connect4", ["4"], "not json"), nothing)
+        self.assertEqual(review.annotations("Connect4", ["4", "4"], {"plies": [{}]}), nothing)
+        # A tampered database's review: plies that are not dicts of texts.
+        for plies in ([1], [{"ply": 1}], "x", [None]):
+            self.assertEqual(review.annotations("Connect4", ["4"], {"plies": plies}), nothing)
+
+    def test_a_failed_review_says_why_in_a_comment(self):
+        kept = json.loads(json.dumps(review.failed_record("the reviewer exited (status 3)")))
+        self.assertEqual(review.annotations("Connect4", ["4", "4"], kept),
+                         (None, {}, "not annotated: the reviewer exited (status 3)"))
+        # A long reason is cut so that its line stays within PGN's 255.
+        comment = review.annotations("Connect4", ["4"], review.failed_record("y" * 1000))[2]
+        self.assertEqual(comment, "not annotated: " + "y" * 227 + "...")
+        text = pgn.game_text({"Result": "1-0", "GameType": "Connect4"}, ["4"], None, comment)
+        self.assertTrue(all(len(line) < 255 for line in text.splitlines()), text)
+
+    def test_a_hostile_reviewer_cannot_inject(self):
+        # Everything a reviewer says, with every way of ending a comment, a
+        # tag, a line or a record: the PGN keeps its games, moves and tags.
+        evil = "x}\n\r\x0b\x0c\x1c\x85\u2028\u2029\n\n[Event \"fake\"]\n\n1. 5 {"
+        moves = ["4", "4", "3"]
+        plies = [ply(1, "Red", "4", "mistake", "1", "5" + evil),
+                 ply(2, "Yellow", "4", "blunder", evil, "3", side2=evil),
+                 ply(3, "Red", "3", "inaccuracy", "2", evil)]
+        plies[1]["side"] = "Yellow" + evil
+        kept = {"by": "meeple" + evil, "limits": "movetime 1" + evil, "plies": plies,
+                "accuracy": [50.0, 60.0]}
+        notes, tags, comment = review.annotations("Connect4", moves, kept)
+        pgn_tags = {"Event": "e", "Site": "?", "Date": "?", "Round": "1", "White": "a",
+                    "Black": "b", "Result": "1-0", "GameType": "Connect4"}
+        hostile_tags = dict(pgn_tags, **tags)
+        for hive in (False, True):
+            game_tags = dict(hostile_tags, GameType="Base") if hive else hostile_tags
+            game_moves = ["wS1", "bS1 wS1-", "wQ -wS1"] if hive else moves
+            text = pgn.game_text(game_tags, game_moves, notes)
+            self.assertEqual(len(pgn.record_starts(text.encode())), 1, text)
+            games = pgn.read(text)
+            self.assertEqual(len(games), 1, text)
+            self.assertEqual(games[0]["moves"], game_moves, text)
+            self.assertEqual(games[0]["tags"]["Event"], "e")
+            self.assertEqual([n["nags"] for n in games[0]["notes"]], [[2], [4], [6]])
+            self.assertEqual([len(n["comments"]) for n in games[0]["notes"]], [1, 1, 1], text)
+            failed = pgn.game_text(game_tags, game_moves, None,
+                                   review.annotations("Base", game_moves,
+                                                      review.failed_record(evil))[2])
+            games = pgn.read(failed)
+            self.assertEqual((len(games), games[0]["moves"]), (1, game_moves), failed)
+            self.assertEqual(len(games[0]["comments"]), 1, failed)
+            self.assertTrue(games[0]["comments"][0].startswith("not annotated: x?"))
 
 
 if __name__ == "__main__":
