@@ -27,6 +27,19 @@ behaviour when asked to move is chosen by --mode:
   killparent kills its parent process (SIGKILL) when asked to move: on a
             cluster, the Dask worker that plays its game (with --flag
             FILE: only while FILE exists; else it plays as good)
+  script    plays the move of --moves M1;M2;... at the ply it is asked
+            (give both seats the whole game's moves); past them, as good
+
+`review` (protocol.md section 3, for `--annotate`) answers by --review:
+  ok        one `ply` line per ply (labels best, inaccuracy, mistake,
+            blunder, good, forced in turn, from ply 1; values -2..2; the best
+            move `4` or the Mastermind guess `11` when not the move played),
+            `info review` lines among them, two `side` lines, `ok`
+  hang      never answers `review` (other commands as usual)
+  die       exits (status 3) when it receives `review`
+  err       answers `err unknown command review`
+  garbage   answers a line no review has, then `ok`
+  short     judges every ply but the last
 
 --score N adds `score cp N` to its `info` lines (for adjudication tests).
 `uci` and `ugi` switch it to UCI or UGI mode (no `ok` lines), where moves
@@ -217,6 +230,9 @@ def main():
     ap.add_argument("--score", type=int, default=None)
     ap.add_argument("--flag", default=None)
     ap.add_argument("--size", type=int, default=10 << 20)
+    ap.add_argument("--moves", default="")
+    ap.add_argument("--review", default="ok",
+                    choices=("ok", "hang", "die", "err", "garbage", "short"))
     args = ap.parse_args()
     rng = random.Random(args.seed)
     lock = threading.RLock()
@@ -322,7 +338,11 @@ def main():
             sys.stdout.write("x" * args.size + "\n")
             sys.stdout.flush()
         illegal = args.mode == "illegal" or (args.mode == "flaky" and rng.random() < args.p)
-        move = "8" if illegal else board.choose(rng, args.mode)
+        script = [m for m in args.moves.split(";") if m]
+        if args.mode == "script" and len(board.moves) < len(script):
+            move = script[len(board.moves)]
+        else:
+            move = "8" if illegal else board.choose(rng, args.mode)
         score = "" if args.score is None else " score cp %d" % args.score
         if uhp_form:
             out(move)
@@ -332,6 +352,38 @@ def main():
         if may_stray():
             sys.stdout.write("ok\n")
             sys.stdout.flush()
+
+    def review_reply():
+        if board is None:
+            return out("err no game in progress")
+        if args.review == "die":
+            sys.exit(3)
+        if args.review == "hang":
+            while True:
+                time.sleep(3600)
+        if args.review == "err":
+            return out("err unknown command review")
+        if args.review == "garbage":
+            return out("bestmove 4")
+        sides = getattr(board, "SIDES", SIDES)
+        labels = ("best", "inaccuracy", "mistake", "blunder", "good", "forced")
+        lines = []
+        moves = [str(m) for m in board.moves]
+        if args.review == "short":
+            moves = moves[:-1]
+        for i, move in enumerate(moves):
+            label = labels[i % len(labels)]
+            best = move if label in ("best", "forced") else (
+                "11" if isinstance(board, MiniMastermind) else "4")
+            lines.append("info review positions %d of %d time 0 nodes 0" % (i + 1, len(moves) + 1))
+            lines.append("ply %d side %s move %s label %s value %d best %s bestvalue 2"
+                         " accuracy %.1f graph 0.000"
+                         % (i + 1, sides[i % 2], move, label, i % 5 - 2, best, 100.0 - 10 * (i % 6)))
+        for k in (0, 1):
+            lines.append("side %s moves %d best 0 good 0 inaccuracy 0 mistake 0 blunder 0 forced 0"
+                         " unproven 0 none 0 accuracy %s"
+                         % (sides[k], len(moves[k::2]), "77.7" if moves[k::2] else "none"))
+        out(*lines)
 
     out("id fake-engine v0.0.1", "games Connect4", "Connect4")
     if args.mode == "floodall":
@@ -401,6 +453,8 @@ def main():
             search_reply(False, int(m.group(1)) / 1000.0 if m else 1.0)
         elif cmd == "bestmove":
             search_reply(True)
+        elif cmd == "review" and not args.uhp:
+            review_reply()
         elif cmd == "stop":
             if args.mode != "late":
                 out()

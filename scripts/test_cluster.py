@@ -7,6 +7,8 @@ runs them so), with MEEPLE_BIN set to a built meeple.
 
   * a 20-game Connect Four match on `--cluster local:2` stores its games,
     prints its scores and report in the same form as `--concurrency 2`;
+  * `--annotate` on the cluster: the workers review their games; a
+    reviewer that dies on a worker costs its games their annotations only;
   * a worker process killed in the middle of a match (a scheduler and two
     `dask worker` processes, as on several machines): every game is stored
     once, the match finishes, the killed worker's engines do not outlive it;
@@ -166,6 +168,40 @@ class Match(Tmp):
                            text=True, timeout=60)
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         self.assertRegex(p.stdout, r"attack +20 ")
+
+    def test_games_are_annotated_by_the_worker_that_played_them(self):
+        """--annotate on the cluster: each worker reviews the games it
+        played (with a meeple of its own) and sends the review back with
+        the record; a reviewer that dies there costs that game its
+        annotations only, said by the coordinator."""
+        db, pgn_path = self.path("a.sqlite"), self.path("a.pgn")
+        rc, out = self.referee(db, *seats(), "--games", "4", "--cluster", "local:2",
+                               "--pgnout", pgn_path, "--annotate", "movetime=50")
+        self.assertEqual(rc, 0, out)
+        self.assertNotIn("warning", out)
+        with open(pgn_path) as f:
+            text = f.read()
+        self.assertEqual(text.count("[Annotator \"meeple v"), 4, text)
+        self.assertEqual(text.count("[WhiteAccuracy "), 4, text)
+        conn = sqlite3.connect(db)
+        reviewed = conn.execute("SELECT COUNT(*) FROM games WHERE review IS NOT NULL"
+                                " AND first_accuracy IS NOT NULL").fetchone()[0]
+        conn.close()
+        self.assertEqual(reviewed, 4)
+        db, pgn_path = self.path("b.sqlite"), self.path("b.pgn")
+        dying = "%s %s --review die" % (shlex.quote(PY), shlex.quote(FAKE))
+        rc, out = self.referee(db, *seats(), "--games", "2", "--cluster", "local:2",
+                               "--pgnout", pgn_path, "--annotate", "movetime=50",
+                               "--reviewer", dying)
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(len(re.findall(r"warning: game \d: not annotated: .*exited", out)), 2,
+                         out)
+        with open(pgn_path) as f:
+            text = f.read()
+        self.assertNotIn("Annotator", text)
+        # Each game says why in its PGN, as the coordinator said it.
+        self.assertEqual(len(re.findall(r"\{not annotated: the review \(.*exited", text)), 2,
+                         text)
 
     def test_resume_sprt_and_errors(self):
         db = self.path("r.sqlite")

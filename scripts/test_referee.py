@@ -594,6 +594,119 @@ class Tournaments(Tmp):
         self.assertFalse(os.path.exists(self.db))
 
 
+def games_in(path):
+    with open(path) as f:
+        return pgn.read(f.read())
+
+
+class Annotate(Tmp):
+    """--annotate with the fake engine as the reviewer (its `review` labels
+    the plies best, inaccuracy, mistake, blunder, good, forced in turn)."""
+
+    def match(self, *extra, pgnout="games.pgn", games="4"):
+        path = os.path.join(self.dir.name, pgnout)
+        rc, out = self.referee("--engine", "name=A", "cmd=" + fake("--seed", "3"),
+                               "--engine", "name=B", "cmd=" + fake("--seed", "4"),
+                               "--games", games, "--st", "2", "--pgnout", path, *extra)
+        return rc, out, path
+
+    def stored(self):
+        conn = sqlite3.connect(self.db)
+        rows = conn.execute("SELECT game_index, final, review, first_accuracy, second_accuracy"
+                            " FROM games ORDER BY game_index").fetchall()
+        conn.close()
+        return rows
+
+    def test_games_are_annotated_and_their_pgn_is_remade_the_same(self):
+        rc, out, path = self.match("--annotate", "movetime=10")
+        self.assertEqual(rc, 0, out)
+        self.assertNotIn("warning", out)
+        rows = self.stored()
+        games = games_in(path)
+        self.assertEqual(len(games), 4)
+        for (index, final, kept, acc1, acc2), game in zip(rows, games):
+            kept = json.loads(kept)
+            self.assertEqual((acc1, acc2), (77.7, 77.7))
+            self.assertEqual(game["moves"], gamestring.GameString(final).moves)
+            self.assertEqual(game["tags"]["Annotator"], "fake-engine v0.0.1, review movetime 10")
+            self.assertEqual((game["tags"]["WhiteAccuracy"], game["tags"]["BlackAccuracy"]),
+                             ("77.7", "77.7"))
+            glyphs = {"inaccuracy": [6], "mistake": [2], "blunder": [4]}
+            for p_, note in zip(kept["plies"], game["notes"]):
+                self.assertEqual(note["nags"], glyphs.get(p_["label"], []), p_)
+                self.assertEqual(len(note["comments"]), 1)
+                self.assertTrue(note["comments"][0].startswith("[%eval "), note)
+        rc, out = self.referee("show", "1", "--db", self.db, "--arbiter", fake())
+        self.assertEqual(rc, 0, out)
+        self.assertIn("Review (fake-engine v0.0.1, movetime 10): accuracy A 77.7, B 77.7", out)
+        self.assertRegex(out, r"\n +2\. Yellow +B .* ms  inaccuracy( \(best 4\))?\n")
+        rc, out = self.referee("leaderboard", "--db", self.db)
+        self.assertEqual(rc, 0, out)
+        self.assertRegex(out, r"accuracy \(reviewed\)\n1 +[AB] .* 77\.7 \(4\)\n")
+        # A resumed match remakes a game's PGN from the database: the
+        # annotated text is the same, so nothing is added twice and a
+        # record lost from the file comes back as it was.
+        with open(path) as f:
+            whole = f.read()
+        first = whole[:whole.index("\n\n[Event") + 2]
+        with open(path, "w") as f:
+            f.write(first)
+        rc, out = self.referee("--resume", "1", "--pgnout", path)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("3 stored games added", out)
+        with open(path) as f:
+            self.assertEqual(f.read(), whole)
+
+    def test_without_annotate_nothing_changes(self):
+        rc, out, path = self.match()
+        self.assertEqual(rc, 0, out)
+        with open(path) as f:
+            text = f.read()
+        for needle in ("{", "$", "Accuracy", "Annotator", "..."):
+            self.assertNotIn(needle, text)
+        self.assertEqual([r[2:] for r in self.stored()], [(None, None, None)] * 4)
+
+    def test_a_reviewer_that_fails_leaves_games_unannotated_and_the_match_going(self):
+        for mode in ("hang", "die", "garbage"):
+            with self.subTest(mode=mode):
+                self.db = os.path.join(self.dir.name, mode + ".sqlite")
+                rc, out, path = self.match("--annotate", "movetime=10", "--stall-timeout", "0.5",
+                                           "--reviewer", fake("--review", mode),
+                                           pgnout=mode + ".pgn", games="2")
+                self.assertEqual(rc, 0, out)
+                self.assertIn("Finished match", out)
+                self.assertEqual(len(self.stored()), 2, out)
+                for n in (1, 2):
+                    self.assertRegex(out, r"warning: game %d: not annotated: the review \(.*"
+                                     r"fake_engine.py --review %s, at most \d+\.\d s for \d+"
+                                     r" plies\) failed: " % (n, mode))
+                with open(path) as f:
+                    text = f.read()
+                self.assertNotIn("Annotator", text)
+                self.assertNotIn("$", text)
+                # Each game says why it is not annotated, in one comment
+                # before its first move, and has no other.
+                games = pgn.read(text)
+                self.assertEqual(len(games), 2)
+                for game in games:
+                    self.assertEqual(len(game["comments"]), 1, text)
+                    self.assertRegex(game["comments"][0], r"^not annotated: the review \(.*"
+                                     r"--review %s, at most .* failed: " % mode)
+                    self.assertEqual(text.count("{"), 2, text)
+                rows = self.stored()
+                self.assertEqual([r[3:] for r in rows], [(None, None)] * 2)
+                self.assertEqual([sorted(json.loads(r[2])) for r in rows], [["failed"]] * 2)
+                rc, shown = self.referee("show", "2", "--db", self.db)
+                self.assertIn("Not annotated: the review (", shown)
+                # A resume remakes a lost record with its comment.
+                with open(path, "w") as f:
+                    f.write(text[:text.index("\n\n[Event") + 2])
+                rc, out = self.referee("--resume", "1", "--pgnout", path)
+                self.assertEqual(rc, 0, out)
+                with open(path) as f:
+                    self.assertEqual(f.read(), text)
+
+
 class ClearErrors(Tmp):
     """Each bad input: one line, exit status 2, the database unchanged."""
 
@@ -662,6 +775,12 @@ class ClearErrors(Tmp):
                              (("--random-plies", "-1"), "--random-plies"),
                              (("--stall-timeout", "-1"), "--stall-timeout"),
                              (("--sprt", "alpha=0"), "alpha"),
+                             (("--annotate", "movetime=0"), "movetime"),
+                             (("--annotate", "time=5"), "unknown token"),
+                             (("--annotate", "option.Bogus=1"),
+                              "does not start: refused `setoption name Bogus value 1`"),
+                             (("--annotate", "--reviewer", "/no/such/meeple"),
+                              "reviewer '/no/such/meeple' does not start"),
                              (("--openings", "/no/such/file"), "no such file"),
                              (("--resume", "abc"), "tournament number")):
             self.check(*args, needle=needle)
@@ -842,6 +961,100 @@ class RealEngine(Tmp):
                 self.assertTrue(all(r[4] != "illegal" for r in rows), rows)
                 if game.startswith("Mastermind"):
                     self.assertTrue(all(r[4] == "rules" for r in rows), rows)
+
+    # Red's fifth ply, column 1, throws the win away (column 4 wins);
+    # every other move is meeple's perfect play (`go` at each position).
+    BLUNDER_GAME = ("4;4;4;4;1;4;3;2;6;5;5;5;5;6;7;3;5;2;1;2;2;5;1;1;4;2;6;6;6;2;6;1;1;"
+                    "7;7;7;7;7;3;3")
+
+    def test_annotated_connect4_game_shows_its_blunder(self):
+        bin_ = shlex.quote(os.environ["MEEPLE_BIN"])
+        path = os.path.join(self.dir.name, "c4.pgn")
+        script = fake("--mode", "script", "--moves", shlex.quote(self.BLUNDER_GAME))
+        rc, out = self.referee("--engine", "name=A", "cmd=" + script,
+                               "--engine", "name=B", "cmd=" + script, "--games", "2",
+                               "--st", "2", "--pgnout", path, "--annotate", "movetime=1000",
+                               arbiter=bin_)
+        self.assertEqual(rc, 0, out)
+        self.assertNotIn("warning", out)
+        moves = self.BLUNDER_GAME.split(";")
+        # The fact, checked apart from the review: before ply 5, `analyze`
+        # scores column 4 a win for Red and column 1 a loss.
+        before = "Connect4;InProgress;Red[3];" + ";".join(moves[:4])
+        p = subprocess.run([os.environ["MEEPLE_BIN"]], input="newgame %s\nanalyze\n" % before,
+                           capture_output=True, text=True, timeout=120)
+        scores = [l.split() for l in p.stdout.splitlines()
+                  if re.match(r"^-?\d+( -?\d+){6}$", l)][0]
+        self.assertGreater(int(scores[3]), 0, p.stdout)
+        self.assertLess(int(scores[0]), 0, p.stdout)
+        conn = sqlite3.connect(self.db)
+        rows = conn.execute("SELECT review, first_accuracy, second_accuracy FROM games"
+                            " ORDER BY game_index").fetchall()
+        with open(path) as f:
+            text = f.read()
+        games = pgn.read(text)
+        self.assertEqual(len(games), 2)
+        for game, (kept, acc1, acc2) in zip(games, rows):
+            kept = json.loads(kept)
+            self.assertEqual(game["moves"], moves)
+            self.assertEqual(game["notes"][4]["nags"], [4], text)
+            self.assertEqual(game["notes"][4]["comments"], ["[%eval -2] best: 4"], text)
+            glyphs = {"inaccuracy": [6], "mistake": [2], "blunder": [4]}
+            for n, (p_, note) in enumerate(zip(kept["plies"], game["notes"]), 1):
+                self.assertEqual(note["nags"], glyphs.get(p_["label"], []), (n, p_))
+                if n != 5:
+                    self.assertNotIn(4, note["nags"], (n, text))
+                if re.match(r"^-?\d+$", p_.get("value", "")):  # exact (not bounds)
+                    self.assertEqual(note["comments"][0].split("]")[0],
+                                     "[%%eval %d" % (int(p_["value"]) * (1 if n % 2 else -1)))
+            # Red blundered, Yellow did not.
+            self.assertEqual(game["tags"]["BlackAccuracy"], "100.0")
+            self.assertLess(float(game["tags"]["WhiteAccuracy"]), 100.0)
+            self.assertEqual((acc1, acc2), (float(game["tags"]["WhiteAccuracy"]), 100.0))
+            self.assertTrue(game["tags"]["Annotator"].startswith("meeple v"))
+        # Values from White's (Red's) side, as PGN's evaluations are.
+        self.assertIn("1. 4 {[%eval 1]} 1... 4 {[%eval 1]} 2. 4", " ".join(text.split("\n")))
+
+    def test_annotated_hive_and_mastermind_games(self):
+        bin_ = shlex.quote(os.environ["MEEPLE_BIN"])
+        path = os.path.join(self.dir.name, "hive.pgn")
+        rc, out = self.referee("--game", "Base", "--engine", "name=a", "cmd=" + bin_,
+                               "option.Strategy=random", "--engine", "name=b", "cmd=" + bin_,
+                               "option.Strategy=random", "--games", "1", "--max-plies", "10",
+                               "--st", "0.05", "--timemargin", "2", "--pgnout", path,
+                               "--annotate", "movetime=50", arbiter=bin_)
+        self.assertEqual(rc, 0, out)
+        self.assertNotIn("warning", out)
+        final = gamestring.GameString(sqlite3.connect(self.db).execute(
+            "SELECT final FROM games").fetchone()[0])
+        with open(path) as f:
+            text = f.read()
+        game = pgn.read(text)[0]
+        self.assertEqual(game["moves"], final.moves)
+        lines = text.splitlines()
+        for n, move in enumerate(final.moves, 1):
+            # The viewer's one-move line, unchanged; the annotation below it.
+            i = lines.index("%d. %s" % (n, move))
+            self.assertRegex(lines[i + 1], r"^\{(\$[246] )?\[%eval (-?\d+\.\d\d|#-?\d+)\]"
+                             r"( best: [^{}]+)?\}$")
+        self.assertIn("WhiteAccuracy", game["tags"])
+
+        path = os.path.join(self.dir.name, "mm.pgn")
+        self.db = os.path.join(self.dir.name, "mm.sqlite")
+        rc, out = self.referee("--game", "Mastermind", "--engine", "name=knuth", "cmd=" + bin_,
+                               "option.Strategy=knuth", "--engine", "name=rnd", "cmd=" + bin_,
+                               "option.Strategy=random", "--rounds", "2", "--st", "5",
+                               "--pgnout", path, "--annotate", arbiter=bin_)
+        self.assertEqual(rc, 0, out)
+        self.assertNotIn("warning", out)
+        for game in games_in(path):
+            for n, note in enumerate(game["notes"]):
+                if n % 2 == 0:  # a guess: judged
+                    self.assertRegex(note["comments"][0], r"^\[%eval \d+\.\d\d\]")
+                else:  # the feedback: not judged
+                    self.assertEqual(note, {"nags": [], "comments": []})
+            self.assertIn("WhiteAccuracy", game["tags"])  # the breaker's
+            self.assertNotIn("BlackAccuracy", game["tags"])  # the maker is not judged
 
     def test_illegal_move_against_real_arbiter(self):
         bin_ = shlex.quote(os.environ["MEEPLE_BIN"])

@@ -31,6 +31,11 @@ fn a_match_on_a_local_cluster_has_the_records_and_report_of_concurrency() {
 }
 
 #[test]
+fn annotated_games_are_reviewed_by_the_workers_that_played_them() {
+    run(&["Match.test_games_are_annotated_by_the_worker_that_played_them"]);
+}
+
+#[test]
 fn a_killed_worker_s_game_is_played_again_and_stored_once() {
     run(&["Match.test_killed_worker_game_is_played_again_once"]);
 }

@@ -17,6 +17,7 @@ module per concern:
   rating       Elo, error bars, LOS, SPRT, maximum-likelihood ratings
   store        the SQLite database
   pgn          PGN export (and reading it back)
+  review       --annotate: each game reviewed by meeple, its PGN annotations
   safefile     the files written are regular files, never opened through a link
   errors       the exceptions shared by all of these
   cluster      --cluster: the games as tasks on a Dask cluster (coordinator)

@@ -22,7 +22,7 @@ from .gamestring import is_mastermind
 from .match import Match, Plan, Settings, pairings_for
 from .openings import draw_secrets, make_openings, parse_openings_arg
 from .rating import SPRT_MODELS, fit_ratings
-from . import safefile
+from . import review, safefile
 from .seats import SeatSpec, check_engine_seats
 from .store import DEFAULT_DB_WAIT, TournamentLock, open_db, precheck, with_retry
 
@@ -165,6 +165,16 @@ def match_parser():
                     help="a rules option set on the arbiter and on every engine")
     ap.add_argument("--pgnout", default=None, metavar="FILE",
                     help="append every finished game to FILE as PGN")
+    ap.add_argument("--annotate", nargs="*", default=None, metavar="KEY=VALUE",
+                    help="review every finished game with meeple's `review` and write its "
+                         "values and labels into the PGN (comments, glyphs $6 $2 $4, accuracy "
+                         "tags) and the database: movetime=MS per position (default %d; it "
+                         "bounds the review's time) [depth=N] [nodes=N] [option.NAME=VALUE] "
+                         "(set on the reviewer, e.g. option.Hash=64)"
+                         % review.DEFAULT_MOVETIME)
+    ap.add_argument("--reviewer", default=None, metavar="COMMAND",
+                    help="with --annotate: the meeple that reviews (default: the arbiter's "
+                         "command)")
     ap.add_argument("--engine-stderr", action="store_true", help="show the engines' stderr")
     ap.add_argument("--cluster", default=None, metavar="ADDRESS",
                     help="play the games on a Dask cluster: a scheduler's address "
@@ -204,7 +214,17 @@ def settings_from(args, config):
     s.game_type = config["game_type"]
     s.pgnout = args.pgnout or config.get("pgnout")
     s.db_wait = args.db_wait
+    s.annotate = (parse_annotate_arg(args.annotate) if args.annotate is not None
+                  else config.get("annotate"))
+    s.reviewer = args.reviewer
     return s
+
+
+def parse_annotate_arg(tokens):
+    try:
+        return review.parse_annotate(tokens)
+    except ValueError as e:
+        raise UsageError(str(e))
 
 
 def new_config(args):
@@ -259,7 +279,9 @@ def new_config(args):
             "game_options": key_values(args.game_option, "--game-option"),
             "arbiter_options": key_values(args.arbiter_option, "--arbiter-option"),
             "pgnout": args.pgnout, "openings_spec": openings,
-            "random_plies": args.random_plies}
+            "random_plies": args.random_plies,
+            "annotate": (parse_annotate_arg(args.annotate) if args.annotate is not None
+                         else None)}
 
 
 def check_pgnout(path):
@@ -341,6 +363,7 @@ def _cmd_match(args, out, cluster):
             _connect(args, out, cluster).check_seats(Plan(config), settings)
         else:
             check_engine_seats(config["seats"], settings)
+            review.check_reviewer(settings, config["game_type"])
         conn = open_db(args.db, args.db_wait)
 
         def insert():
@@ -369,19 +392,24 @@ def _cmd_match(args, out, cluster):
 # ---------------------------------------------------------------------------
 
 def leaderboard_rows(conn, game=None):
-    query = "SELECT first_player, second_player, winner, first_points, second_points FROM games"
+    query = ("SELECT first_player, second_player, winner, first_points, second_points,"
+             " first_accuracy, second_accuracy FROM games")
     params = ()
     if game:
         query += " WHERE lower(game_type) LIKE ?"
         params = (game.lower() + "%",)
     stats, games = {}, []
-    for first, second, winner, p1, p2 in conn.execute(query, params):
+    for first, second, winner, p1, p2, a1, a2 in conn.execute(query, params):
         for name in (first, second):
-            stats.setdefault(name, {"games": 0, "wins": 0, "draws": 0, "losses": 0, "points": 0})
-        for name, pts in ((first, p1), (second, p2)):
+            stats.setdefault(name, {"games": 0, "wins": 0, "draws": 0, "losses": 0, "points": 0,
+                                    "acc_sum": 0.0, "acc_n": 0})
+        for name, pts, acc in ((first, p1, a1), (second, p2, a2)):
             st = stats[name]
             st["games"] += 1
             st["points"] += pts or 0
+            if isinstance(acc, (int, float)):
+                st["acc_sum"] += acc
+                st["acc_n"] += 1
             if winner is None:
                 st["draws"] += 1
             elif winner == name:
@@ -407,14 +435,19 @@ def cmd_leaderboard(argv, out=sys.stdout):
         print("no games recorded", file=out)
         return 0
     mm = any(r["points"] for r in rows)
+    # The mean accuracy of a player's reviewed games (--annotate), shown
+    # once any game was reviewed.
+    acc = any(r["acc_n"] for r in rows)
     head = "%-4s %-24s %6s %6s %6s %6s %7s" % ("rank", "player", "games", "wins", "draws",
                                               "losses", "score")
     print("By wins:", file=out)
-    print(head + ("  points" if mm else ""), file=out)
+    print(head + ("  points" if mm else "") + ("  accuracy (reviewed)" if acc else ""), file=out)
     for i, r in enumerate(sorted(rows, key=lambda r: (-r["wins"], r["losses"], r["name"])), 1):
         print("%-4d %-24s %6d %6d %6d %6d %6.1f%%" % (i, r["name"], r["games"], r["wins"],
                                                       r["draws"], r["losses"], 100 * r["score"])
-              + ("  %6d" % r["points"] if mm else ""), file=out)
+              + ("  %6d" % r["points"] if mm else "")
+              + (("  %8s (%d)" % ("%.1f" % (r["acc_sum"] / r["acc_n"]) if r["acc_n"] else "-",
+                                  r["acc_n"])) if acc else ""), file=out)
     print("\nBy Elo (maximum likelihood, average 0, 95 % error bars):", file=out)
     print("%-4s %-24s %7s %7s %6s" % ("rank", "player", "elo", "+/-", "games"), file=out)
     for i, r in enumerate(sorted(rows, key=lambda r: (-r["elo"], r["name"])), 1):
@@ -441,14 +474,15 @@ def cmd_show(argv, out=sys.stdout):
     row = conn.execute(
         "SELECT id, tournament_id, game_index, game_type, first_player, second_player,"
         " first_side, second_side, first_options, second_options, opening, result, winner,"
-        " reason, detail, final, plies, first_points, second_points, started, finished"
+        " reason, detail, final, plies, first_points, second_points, started, finished,"
+        " review, first_accuracy, second_accuracy"
         " FROM games WHERE tournament_id = ? AND game_index = ?",
         (tid, args.game - 1)).fetchone()
     if not row:
         print("no game %d in tournament %s of %s" % (args.game, tid, args.db), file=sys.stderr)
         return 1
     (gid, tid, index, game_type, p1, p2, s1, s2, o1, o2, opening, result, winner, reason,
-     detail, final, plies, pts1, pts2, started, finished) = row
+     detail, final, plies, pts1, pts2, started, finished, kept, acc1, acc2) = row
     print("Game %d of tournament %d: %s" % (index + 1, tid, game_type), file=out)
     print("%s: %s %s" % (s1 or "first", p1, o1), file=out)
     print("%s: %s %s" % (s2 or "second", p2, o2), file=out)
@@ -458,6 +492,19 @@ def cmd_show(argv, out=sys.stdout):
     if pts1 is not None:
         print("Points: %s %d, %s %d" % (p1, pts1, p2, pts2), file=out)
     print("Played %s .. %s" % (started, finished), file=out)
+    try:
+        kept = json.loads(kept) if kept else None
+    except ValueError:
+        kept = None
+    judged = {}
+    if isinstance(kept, dict) and kept.get("failed"):
+        print("Not annotated: %s" % kept["failed"], file=out)
+    elif isinstance(kept, dict):
+        judged = {p.get("ply"): p for p in kept.get("plies") or [] if isinstance(p, dict)}
+        acc = ["-" if a is None else "%.1f" % a for a in (acc1, acc2)]
+        print("Review (%s, %s): accuracy %s %s, %s %s"
+              % (kept.get("by") or "?", kept.get("limits") or "?", p1, acc[0], p2, acc[1]),
+              file=out)
     print("Moves:", file=out)
     for ply, side, player, move, ms, illegal, late, score, depth in conn.execute(
             "SELECT ply, side, player, move, ms, illegal, late, score, depth FROM moves"
@@ -465,6 +512,11 @@ def cmd_show(argv, out=sys.stdout):
         flag = "  (illegal)" if illegal else "  (late: lost on time)" if late else ""
         sc = "  score %d" % score if score is not None else ""
         sc += "  depth %d" % depth if depth is not None else ""
+        j = judged.get(str(ply))
+        if j:
+            sc += "  %s" % j.get("label", "?")
+            if j.get("best") and j.get("best") != j.get("move") and j.get("label") != "forced":
+                sc += " (best %s)" % j["best"]
         print("  %3d. %-8s %-12s %-16s %6d ms%s%s" % (ply, side, player, move, ms, sc, flag),
               file=out)
     print("Final: %s" % final, file=out)

@@ -24,7 +24,7 @@ from .clocks import Limits
 from .rating import pentanomial, rating_lines, sprt_state, table_lines
 from .seats import EngineSeat, PersonSeat, SeatSpec
 from .store import result_text, store_game, with_retry
-from . import pgn, safefile
+from . import pgn, review, safefile
 
 
 class Settings:
@@ -49,6 +49,8 @@ class Settings:
         self.game_type = None
         self.pgnout = None
         self.db_wait = 30.0
+        self.annotate = None  # review.parse_annotate's limits: review every game
+        self.reviewer = None  # the reviewer's command (None: the arbiter's)
         self.__dict__.update(kw)
 
 
@@ -93,6 +95,7 @@ class Player:
         self.settings = settings
         self.shared_people = shared_people or {}
         self.engines = {}
+        self.reviewer = None
         self.arbiter = Arbiter(settings.arbiter, options=settings.arbiter_options)
         try:
             self.arbiter.prepare(game_type)
@@ -121,12 +124,34 @@ class Player:
                            self.settings, aborted=aborted)
         record["pairing"] = job["pairing"]
         record["broken"] = [n for n, s in enumerate(seats) if getattr(s, "broken", False)]
+        if getattr(self.settings, "annotate", None):
+            self.annotate(record, aborted)
         return record, seats
+
+    def annotate(self, record, aborted=lambda: False):
+        """--annotate: the finished game reviewed here, by this thread's
+        reviewer, before it is stored (so its review is stored with it, and
+        its PGN, made from the stored game, is the same whenever it is
+        made). A failed review leaves the game without one and says why in
+        `review_warning`; it never fails the game."""
+        s = self.settings
+        if self.reviewer is None:
+            self.reviewer = review.Reviewer(getattr(s, "reviewer", None) or s.arbiter,
+                                            review.reviewer_options(s))
+        kept, warning = review.review_record(self.reviewer, record, s.annotate,
+                                             s.stall_timeout, aborted)
+        record["review"] = kept
+        if warning:
+            record["review_warning"] = warning
+            record["review"] = review.failed_record(warning)
 
     def close(self):
         for s in self.engines.values():
             s.close()
         self.engines = {}
+        if self.reviewer is not None:
+            self.reviewer.close()
+            self.reviewer = None
         self.arbiter.close()
 
 
@@ -342,6 +367,9 @@ class Match:
                 score = sum(1.0 if r[3] == a else 0.5 if r[3] is None else 0.0 for r in rows)
                 line += "  %s %.1f/%d" % (a, score, len(rows))
             self.say(line)
+            if record.get("review_warning"):
+                print("warning: game %d: not annotated: %s" % (index + 1, record["review_warning"]),
+                      file=sys.stderr, flush=True)
             if self.settings.pgnout:
                 self._append_pgn([self._pgn_text(self._pgn_row(index))])
             text = "Game over: %s (%s)" % (result, why)
@@ -370,7 +398,7 @@ class Match:
     # can tell which stored games the file holds.
 
     PGN_COLUMNS = ("game_index, first_player, second_player, result, reason, final, started,"
-                   " secret")
+                   " secret, review")
 
     def _pgn_row(self, index):
         with self.lock:
@@ -385,7 +413,7 @@ class Match:
         return spec.limits(self.settings.st, self.settings.tc, self.settings.timemargin).pgn_text()
 
     def _pgn_text(self, row):
-        index, white, black, result, reason, final_text, started, secret = row
+        index, white, black, result, reason, final_text, started, secret, kept = row
         final = GameString(final_text)
         tc = [self._seat_tc(white), self._seat_tc(black)]
         tags = {"Event": "meeple referee tournament %d" % self.tid, "Site": "?",
@@ -398,7 +426,9 @@ class Match:
             tags["WhiteTimeControl"], tags["BlackTimeControl"] = tc
         if secret:
             tags["Secret"] = secret
-        return pgn.game_text(tags, final.moves)
+        notes, extra, comment = review.annotations(final.game_type, final.moves, kept)
+        tags.update(extra)
+        return pgn.game_text(tags, final.moves, notes, comment)
 
     def _append_pgn(self, texts):
         path = self.settings.pgnout

@@ -66,9 +66,14 @@ CREATE TABLE IF NOT EXISTS moves (
 """
 
 # Columns added after the first release (older databases get them on open).
+# A reviewed game (--annotate) keeps its review (`review`: JSON, see
+# review.py) and each side's accuracy (`first_accuracy` for the side that
+# moved first, 0 to 100); NULL when the game was not reviewed.
 ADDED_COLUMNS = (("games", "secret", "TEXT"), ("games", "pairing", "INTEGER"),
                  ("moves", "late", "INTEGER NOT NULL DEFAULT 0"),
-                 ("moves", "score", "INTEGER"), ("moves", "depth", "INTEGER"))
+                 ("moves", "score", "INTEGER"), ("moves", "depth", "INTEGER"),
+                 ("games", "review", "TEXT"), ("games", "first_accuracy", "REAL"),
+                 ("games", "second_accuracy", "REAL"))
 
 DEFAULT_DB_WAIT = 30.0
 
@@ -280,6 +285,8 @@ def store_game(conn, tournament_id, index, game_type, seats, record, wait=DEFAUL
     first, second = record["first_seat"], 1 - record["first_seat"]
     winner = record["winner"]
     points = record.get("points")
+    kept = record.get("review")
+    accuracy = (list(kept.get("accuracy") or []) + [None, None])[:2] if kept else [None, None]
 
     def write():
         with conn:
@@ -306,8 +313,9 @@ def store_game(conn, tournament_id, index, game_type, seats, record, wait=DEFAUL
             "INSERT INTO games (tournament_id, game_index, game_type, first_player,"
             " second_player, first_side, second_side, first_options, second_options,"
             " opening, result, winner, reason, detail, final, plies, first_points,"
-            " second_points, started, finished, secret, pairing)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " second_points, started, finished, secret, pairing, review, first_accuracy,"
+            " second_accuracy)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (tournament_id, index, game_type, seats[first].name, seats[second].name,
              record["sides"][first], record["sides"][second],
              seat_options_json(seats[first].spec), seat_options_json(seats[second].spec),
@@ -316,5 +324,6 @@ def store_game(conn, tournament_id, index, game_type, seats, record, wait=DEFAUL
              record["reason"], record.get("detail"), record["final"], record["plies"],
              points[first] if points else None, points[second] if points else None,
              record["started"], record["finished"], record.get("secret"),
-             record.get("pairing")))
+             record.get("pairing"), json.dumps(kept, sort_keys=True) if kept else None,
+             accuracy[0], accuracy[1]))
     return with_retry(write, wait, "storing game %d" % (index + 1))

@@ -1,5 +1,6 @@
 """Tests of store.py: refusing bad databases, the lock, retrying."""
 
+import json
 import os
 import sqlite3
 import tempfile
@@ -25,6 +26,8 @@ class Store(unittest.TestCase):
         cols = [r[1] for r in conn.execute("PRAGMA table_info(moves)")]
         self.assertIn("late", cols)
         self.assertIn("score", cols)
+        cols = [r[1] for r in conn.execute("PRAGMA table_info(games)")]
+        self.assertEqual(cols[-3:], ["review", "first_accuracy", "second_accuracy"])
         conn.close()
 
     def test_a_game_is_stored_once(self):
@@ -54,6 +57,16 @@ class Store(unittest.TestCase):
         self.assertEqual(conn.execute("SELECT game_index, winner FROM games ORDER BY id").fetchall(),
                          [(7, "b"), (8, "b")])
         self.assertEqual(conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0], 4)
+        # A reviewed game keeps its review and each side's accuracy (the
+        # side that moved first first); an unreviewed one NULLs.
+        kept = {"by": "meeple", "plies": [{"ply": "1"}], "accuracy": [93.1, None]}
+        store.store_game(conn, 1, 9, "C", seats, dict(record, first_seat=1, review=kept))
+        rows = conn.execute("SELECT game_index, first_player, review, first_accuracy,"
+                            " second_accuracy FROM games ORDER BY id").fetchall()
+        self.assertEqual(rows[0][2:], (None, None, None))
+        self.assertEqual(rows[2][:2], (9, "b"))
+        self.assertEqual(json.loads(rows[2][2]), kept)
+        self.assertEqual(rows[2][3:], (93.1, None))
         conn.close()
 
     def test_bad_databases_are_refused_without_writing(self):

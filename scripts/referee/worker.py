@@ -14,7 +14,7 @@ import os
 import shlex
 import threading
 
-from . import process
+from . import process, review
 from .match import Player
 from .seats import SeatSpec, check_engine_seats
 
@@ -89,7 +89,10 @@ def release(token):
 
 def check_seats(plan, settings):
     """Starts every engine seat on this worker and sets its options, as the
-    referee does before recording a new match; RefereeError if one fails."""
+    referee does before recording a new match (and the reviewer, with
+    --annotate); RefereeError if one fails."""
     process.DIE_WITH_PARENT = True
-    check_engine_seats(plan.seats, _settings_here(settings))
+    settings = _settings_here(settings)
+    check_engine_seats(plan.seats, settings)
+    review.check_reviewer(settings, plan.game_type)
     return os.uname().nodename

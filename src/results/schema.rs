@@ -86,12 +86,15 @@ CREATE TABLE IF NOT EXISTS moves (
 ";
 
 /// store.py's `ADDED_COLUMNS`: (table, column, declaration).
-const REFEREE_ADDED: [(&str, &str, &str); 5] = [
+const REFEREE_ADDED: [(&str, &str, &str); 8] = [
     ("games", "secret", "TEXT"),
     ("games", "pairing", "INTEGER"),
     ("moves", "late", "INTEGER NOT NULL DEFAULT 0"),
     ("moves", "score", "INTEGER"),
     ("moves", "depth", "INTEGER"),
+    ("games", "review", "TEXT"),
+    ("games", "first_accuracy", "REAL"),
+    ("games", "second_accuracy", "REAL"),
 ];
 
 /// One entry of `sqlite_schema`. Text that is not text (a blob, a number
@@ -313,11 +316,12 @@ mod tests {
         assert!(names(0).is_empty());
         assert!(names(1).contains(&"standing".to_string()));
         assert!(names(2).contains(&"result_key".to_string()));
-        // The referee's three tables at each of their versions, and their
-        // automatic indexes.
+        // The referee's three tables at each of their versions (games: as
+        // created, + secret, + pairing, + review, + first_accuracy, +
+        // second_accuracy), and their automatic indexes.
         let games = e.others.referee.iter().filter(|x| x.name.as_deref() == Some("games")).count();
         let moves = e.others.referee.iter().filter(|x| x.name.as_deref() == Some("moves")).count();
-        assert_eq!((games, moves), (3, 4));
+        assert_eq!((games, moves), (6, 4));
         assert!(e.others.referee.iter().any(|x| x.name.as_deref() == Some("sqlite_autoindex_games_1")));
     }
 
