@@ -39,7 +39,6 @@ pub mod game;
 pub mod gamelist;
 pub mod games;
 pub mod gamestring;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod gui;
 pub mod movetree;
 pub mod options;
@@ -47,7 +46,6 @@ pub mod options;
 pub mod play;
 pub mod protocol;
 pub mod registry;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod results;
 pub mod saves;
 pub mod search;

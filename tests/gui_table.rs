@@ -200,6 +200,7 @@ fn config(data_dir: &Path) -> Config {
         max_spectators: 8,
         budget: Budget::new(64 << 20),
         results: Recorder::new(data_dir.to_path_buf()),
+        networked: true,
     }
 }
 

@@ -27,6 +27,24 @@ fn check_contest(c: &Contest) -> Result<[Player; 2], String> {
     }
 }
 
+fn ending_text(e: Ending) -> &'static str {
+    match e {
+        Ending::Normal => "normal",
+        Ending::Resignation => "resignation",
+        Ending::Time => "time",
+        Ending::Abandoned => "abandoned",
+        Ending::Adjudicated => "adjudicated",
+    }
+}
+
+fn place_text(p: Place) -> &'static str {
+    match p {
+        Place::Gui => "gui",
+        Place::Play => "play",
+        Place::Other => "other",
+    }
+}
+
 fn unix_seconds(t: SystemTime) -> i64 {
     match t.duration_since(UNIX_EPOCH) {
         Ok(d) => d.as_secs() as i64,

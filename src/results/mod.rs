@@ -527,21 +527,3 @@ fn outcome_text(o: Outcome) -> &'static str {
         Outcome::Draw => "draw",
     }
 }
-
-fn ending_text(e: Ending) -> &'static str {
-    match e {
-        Ending::Normal => "normal",
-        Ending::Resignation => "resignation",
-        Ending::Time => "time",
-        Ending::Abandoned => "abandoned",
-        Ending::Adjudicated => "adjudicated",
-    }
-}
-
-fn place_text(p: Place) -> &'static str {
-    match p {
-        Place::Gui => "gui",
-        Place::Play => "play",
-        Place::Other => "other",
-    }
-}
