@@ -61,6 +61,12 @@ pub struct GuiArgs {
     /// dropped and a new one is refused with a message.
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65_536))]
     pub max_queued_mb: u32,
+    /// Serve the offline site in DIR (what `scripts/build-web.sh` writes
+    /// to target/web/site: the page with its table and engine in the
+    /// browser) instead of the networked GUI, with the headers that let a
+    /// search be stopped through a shared flag (COOP/COEP).
+    #[arg(long, value_name = "DIR")]
+    pub offline_site: Option<PathBuf>,
 }
 
 /// Largest WebSocket message (and frame) a browser may send, checked as
@@ -136,10 +142,32 @@ async fn serve(args: GuiArgs, exe: PathBuf, data_dir: PathBuf) -> Result<(), Str
     let listener =
         tokio::net::TcpListener::bind(&addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let local: SocketAddr = listener.local_addr().map_err(|e| e.to_string())?;
-    let cfg = Arc::new(Config::new(exe, data_dir, &args));
-    let app = Arc::new(App { key: token(), cfg, rooms: Arc::new(Mutex::new(HashMap::new())) });
     let shown =
         if local.ip().is_unspecified() { format!("127.0.0.1:{}", local.port()) } else { local.to_string() };
+    if let Some(dir) = args.offline_site.clone() {
+        if !dir.join("index.html").is_file() || !dir.join("meeple_bg.wasm").is_file() {
+            return Err(format!(
+                "{} is not the offline site: build it with scripts/build-web.sh (target/web/site)",
+                dir.display()
+            ));
+        }
+        let url = format!("http://{shown}/");
+        println!("meeple gui: the offline site at {url}");
+        if args.open {
+            open_browser(&url);
+        }
+        let dir = Arc::new(dir);
+        let router = Router::new()
+            .route("/", get(|State(d): State<Arc<PathBuf>>| async move { site_file(&d, "index.html") }))
+            .route(
+                "/{name}",
+                get(|State(d): State<Arc<PathBuf>>, Path(n): Path<String>| async move { site_file(&d, &n) }),
+            )
+            .with_state(dir);
+        return axum::serve(listener, router).await.map_err(|e| e.to_string());
+    }
+    let cfg = Arc::new(Config::new(exe, data_dir, &args));
+    let app = Arc::new(App { key: token(), cfg, rooms: Arc::new(Mutex::new(HashMap::new())) });
     let url = format!("http://{shown}/#k={}", app.key);
     // The link is the way in: printed on stdout for the person (and tests).
     println!("meeple gui: open {url}");
@@ -198,6 +226,43 @@ fn file(name: &str) -> Response {
             ),
         ],
         *body,
+    )
+        .into_response()
+}
+
+/// A file of the offline site in `dir`: a plain name of the folder (no
+/// path, nothing hidden), a regular file (a link or anything else there is
+/// refused), with its type and the headers of cross-origin isolation.
+fn site_file(dir: &std::path::Path, name: &str) -> Response {
+    let plain = !name.is_empty()
+        && !name.starts_with('.')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
+    let path = dir.join(name);
+    let regular = plain && std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file());
+    let Some(body) = regular.then(|| std::fs::read(&path).ok()).flatten() else {
+        return (StatusCode::NOT_FOUND, "not found").into_response();
+    };
+    let kind = match name.rsplit_once('.').map(|(_, e)| e) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("wasm") => "application/wasm",
+        Some("svg") => "image/svg+xml",
+        Some("png") => "image/png",
+        Some("webmanifest") => "application/manifest+json",
+        _ => "application/octet-stream",
+    };
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            (header::REFERRER_POLICY, "no-referrer"),
+            (header::HeaderName::from_static("cross-origin-opener-policy"), "same-origin"),
+            (header::HeaderName::from_static("cross-origin-embedder-policy"), "require-corp"),
+            (header::HeaderName::from_static("cross-origin-resource-policy"), "same-origin"),
+        ],
+        body,
     )
         .into_response()
 }
@@ -317,6 +382,7 @@ mod tests {
             idle_minutes: 1,
             max_spectators: 10,
             max_queued_mb: 16,
+            offline_site: None,
         };
         App {
             key: "k".repeat(32),
@@ -348,6 +414,29 @@ mod tests {
         app.rooms.lock().unwrap().insert("r1".into(), tx);
         assert!(matches!(admit(&app, &q(None, Some("r1"))), Ok(Admit::Table(_))));
         assert_eq!(app.cfg.default_hash, 64);
+    }
+
+    #[test]
+    fn the_offline_site_serves_its_regular_files_only() {
+        let dir = std::env::temp_dir().join(format!("meeple-offline-site-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(dir.join("meeple_bg.wasm"), b"\0asm").unwrap();
+        std::fs::write(dir.join("sub/x.js"), b"x").unwrap();
+        std::fs::write(dir.join(".hidden"), b"x").unwrap();
+        let r = site_file(&dir, "meeple_bg.wasm");
+        assert_eq!(r.status(), StatusCode::OK);
+        assert_eq!(r.headers()[header::CONTENT_TYPE], "application/wasm");
+        assert_eq!(r.headers()["cross-origin-embedder-policy"], "require-corp");
+        for bad in ["", "..", ".hidden", "sub", "sub/x.js", "../x", "nothing.js"] {
+            assert_eq!(site_file(&dir, bad).status(), StatusCode::NOT_FOUND, "{bad}");
+        }
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(dir.join("meeple_bg.wasm"), dir.join("link.wasm")).unwrap();
+            assert_eq!(site_file(&dir, "link.wasm").status(), StatusCode::NOT_FOUND);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""The offline site (scripts/build-web.sh's site/) in headless Chromium:
+served by a plain static server on the loopback (Python's http.server),
+then the network cut (Chromium's Network.emulateNetworkConditions) once
+the page and its service worker are in. With no network the page (the
+same page as `meeple gui`'s, its table and engine in the browser) plays a
+whole game of each game against the engine, is stopped during a Hive
+search and stays in step (a move after it works), saves, is reloaded
+(from the service worker's cache) and loads the game, and shows the
+results on its local leaderboard; at 420x900 nothing scrolls sideways.
+Figures (printed, never asserted): the time from opening the page to the
+engine's first move, and the Stop latency.
+
+Run by tests/web.rs (cargo test); needs scripts/setup-test-deps.sh.
+"""
+import argparse
+import functools
+import http.server
+import os
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gui_test as g  # noqa: E402  (the page's helpers: clicking, states, saves)
+from selenium.webdriver.common.by import By  # noqa: E402
+
+
+def serve(site):
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                          '.wasm': 'application/wasm', '.js': 'text/javascript',
+                          '.webmanifest': 'application/manifest+json'}
+
+        def log_message(self, *a):
+            pass
+
+    s = http.server.ThreadingHTTPServer(('127.0.0.1', 0), functools.partial(Quiet, directory=site))
+    threading.Thread(target=s.serve_forever, daemon=True).start()
+    return s, f'http://127.0.0.1:{s.server_address[1]}/'
+
+
+def opened(d, timeout=60):
+    """Waits for the table's welcome (its engine started)."""
+    t = time.time()
+    while not g.js(d, 'return !!(window.meeple && meeple.S.games)'):
+        fatal = g.by_id(d, 'fatal')
+        assert not fatal.is_displayed(), f'the page failed: {fatal.text}'
+        assert time.time() - t < timeout, f'the offline table did not open: {g.by_id(d, "status").text}'
+        time.sleep(0.05)
+
+
+def cached(d):
+    """Waits until the service worker controls the page and holds the site."""
+    r = d.execute_async_script("""const done = arguments[arguments.length - 1];
+        navigator.serviceWorker.ready.then(async () => {
+          for (let i = 0; i < 200 && !navigator.serviceWorker.controller; i++) await new Promise((r) => setTimeout(r, 50));
+          const keys = await caches.keys();
+          const c = await caches.open(keys.find((k) => k.startsWith('meeple-')));
+          done({controlled: !!navigator.serviceWorker.controller, files: (await c.keys()).length});
+        }).catch((e) => done({error: String(e)}));""")
+    assert r.get('controlled') and r.get('files', 0) > 10, f'the service worker: {r}'
+    return r
+
+
+def offline(d, cut=True):
+    d.execute_cdp_cmd('Network.enable', {})
+    d.execute_cdp_cmd('Network.emulateNetworkConditions',
+                      {'offline': cut, 'latency': 0, 'downloadThroughput': -1, 'uploadThroughput': -1})
+
+
+def first_move_ms(d, url):
+    """From opening the page to the engine's first move (Connect Four,
+    the engine first at 100 ms a move)."""
+    t0 = time.time()
+    d.get(url)
+    opened(d)
+    g.setup_game(d, 'Connect4', [{'strategy': 'perfect', 'movetime': 100}, {'name': 'Alice'}], pause=0)
+    g.wait_for(d, lambda st: st['board']['ply'] >= 1, 'the first engine move')
+    return (time.time() - t0) * 1000
+
+
+def games(d, out, helper, rng):
+    plays = [
+        ('offline-connect4', 'Connect4', [{'name': 'Alice'}, {'strategy': 'perfect', 'movetime': 100}]),
+        ('offline-mastermind', 'Mastermind', [{'strategy': 'entropy', 'movetime': 100}, {'name': 'Alice'}]),
+        ('offline-hive', 'Hive', [{'name': 'Alice'}, {'strategy': 'alphabeta', 'movetime': 100}]),
+    ]
+    for name, fam, players in plays:
+        g.setup_game(d, fam, players, pause=0)
+        st, clicked = g.play_out([d], rng, helper, lambda s: 'random', name)
+        g.check_game(d, st, clicked, helper, name)
+        assert g.by_id(d, 'result').text, f'{name}: no result in words'
+        t = time.time()
+        while 'leaderboard' not in (g.state(d)['recorded'] or ''):
+            assert time.time() - t < 10, f'{name}: not recorded: {g.state(d)["recorded"]}'
+            time.sleep(0.05)
+        g.shot(d, out, name)
+
+
+def stop_hive(d, helper, rng):
+    """Stop during the engine's Hive search; then the engine moves again
+    (Resume) and a person's move is taken: the page is in step."""
+    lat = []
+    g.setup_game(d, 'Hive', [{'name': 'Alice'}, {'strategy': 'alphabeta', 'movetime': 4000}], pause=0)
+    for _ in range(3):
+        st = g.wait_for(d, lambda st: st['mine'], 'the person to move')
+        g.click_move(d, helper.best(st['gs']))
+        g.wait_for(d, lambda st: st['searching'], 'the engine searching')
+        time.sleep(0.5)
+        t0 = time.time()
+        g.press(d, 'stop')
+        st = g.wait_for(d, lambda st: not st['searching'] and st['paused'], 'stopped')
+        lat.append((time.time() - t0) * 1000)
+        ply = st['board']['ply']
+        g.press(d, 'resume')
+        g.wait_for(d, lambda st: st['board']['ply'] > ply, 'the engine moving after Resume', timeout=30)
+    st = g.wait_for(d, lambda st: st['mine'], 'the person to move')
+    mv = g.click_move(d, helper.best(st['gs']))
+    g.wait_for(d, lambda st: st['history'][-1:] == [mv], 'the move after Stop')
+    assert not g.message(d), f'after Stop: {g.message(d)}'
+    helper.check(g.state(d)['gs'])
+    return lat
+
+
+def save_reload_load(d, url):
+    if not g.by_id(d, 'table-box').get_attribute('open'):
+        d.find_element(By.CSS_SELECTOR, '#table-box summary').click()
+    g.press(d, 'stop')
+    gs = g.state(d)['gs']
+    g.set_value(g.by_id(d, 'save-name'), 'offline-1')
+    g.press(d, 'save')
+    t = time.time()
+    while 'saved offline-1' not in g.message(d):
+        assert time.time() - t < 30, f'save: {g.message(d)}'
+        time.sleep(0.05)
+    d.get(url)  # no network: from the service worker's cache
+    opened(d)
+    g.load(d, 'offline-1')
+    st = g.wait_for(d, lambda st: st['gs'] == gs, 'the loaded game')
+    g.log(f'saved, reloaded offline and loaded: {st["gs"][:80]}')
+
+
+def leaderboard(d):
+    if not g.by_id(d, 'leaders').get_attribute('open'):
+        d.find_element(By.CSS_SELECTOR, '#leaders summary').click()
+    g.press(d, 'lb-refresh')
+    t = time.time()
+    while 'Alice' not in g.by_id(d, 'lb-people').text:
+        assert time.time() - t < 10, f'the local leaderboard: {g.by_id(d, "lb-people").text!r}'
+        time.sleep(0.1)
+    g.log('local leaderboard:', g.by_id(d, 'lb-people').text.replace('\n', ' | ')[:200])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--site', required=True)
+    ap.add_argument('--meeple', required=True, help='the native engine (picks moves, checks GameStrings)')
+    ap.add_argument('--out', default=None, help='screenshots (default: a temporary folder)')
+    ap.add_argument('--opens', type=int, default=3, help='page openings timed to the first engine move')
+    a = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix='meeple-offline-')
+    out = a.out or tmp
+    os.makedirs(out, exist_ok=True)
+    server, url = serve(a.site)
+    helper = g.Helper(a.meeple, tempfile.mkdtemp(dir=tmp))
+    rng = random.Random(44)
+    d = g.browser(tmp)
+    try:
+        d.set_script_timeout(60)
+        times = [first_move_ms(d, url) for _ in range(a.opens)]
+        cached(d)
+        offline(d)
+        g.log(f'offline: cross-origin isolated (shared stop flag): {g.js(d, "return crossOriginIsolated")}')
+        d.get(url)  # no network: from the service worker's cache
+        opened(d)
+        isolated = g.js(d, 'return crossOriginIsolated')
+        games(d, out, helper, rng)
+        lat = stop_hive(d, helper, rng)
+        save_reload_load(d, url)
+        leaderboard(d)
+        g.shot(d, out, 'offline-leaderboard')
+        g.log(f'FIGURE first engine move after opening the page (ms, {len(times)} openings, the first one '
+              f'uncached): {[round(x) for x in times]}, median {statistics.median(times):.0f}')
+        g.log(f'FIGURE Stop during a Hive search, to the page paused (ms; shared flag: {isolated}): '
+              f'{[round(x) for x in lat]}')
+        g.log('offline test: all passed')
+    finally:
+        d.quit()
+        helper.close()
+        server.shutdown()
+
+
+if __name__ == '__main__':
+    main()
