@@ -79,14 +79,24 @@ def offline(d, cut=True):
 
 
 def first_move_ms(d, url):
-    """From opening the page to the engine's first move (Connect Four,
-    the engine first at 100 ms a move)."""
-    t0 = time.time()
+    """From opening the page (the navigation's start) to the engine's first
+    move on it, read by the page itself: a new Connect Four game with the
+    engine first at 100 ms a move, asked for as soon as the table is open
+    (as the form's New game would)."""
     d.get(url)
+    ms = d.execute_async_script("""const done = arguments[arguments.length - 1];
+        const t = setInterval(() => {
+          const S = window.meeple && meeple.S;
+          if (!S || !S.games) return;
+          if (!S.asked) {
+            S.asked = true;
+            meeple.send({t: 'new', game_type: 'Connect4', pause: 0, players: [
+              {kind: 'engine', strategy: 'perfect', movetime: 100}, {kind: 'human', name: 'Alice'}]});
+          }
+          if (S.st && S.st.board && S.st.board.ply >= 1) { clearInterval(t); done(performance.now()); }
+        }, 5);""")
     opened(d)
-    g.setup_game(d, 'Connect4', [{'strategy': 'perfect', 'movetime': 100}, {'name': 'Alice'}], pause=0)
-    g.wait_for(d, lambda st: st['board']['ply'] >= 1, 'the first engine move')
-    return (time.time() - t0) * 1000
+    return ms
 
 
 def games(d, out, helper, rng):
@@ -124,10 +134,19 @@ def stop_hive(d, helper, rounds):
         g.click_move(d, helper.best(st['gs']))
         g.wait_for(d, lambda st: st['searching'], 'the engine searching')
         time.sleep(0.5)
-        t0 = time.time()
-        g.press(d, 'stop')
-        st = g.wait_for(d, lambda st: not st['searching'] and st['paused'], 'stopped')
-        lat.append((time.time() - t0) * 1000)
+        # Timed by the page: from the click on Stop to the state that
+        # shows the search stopped and the game paused.
+        ms = d.execute_async_script("""const done = arguments[arguments.length - 1];
+            const t0 = performance.now();
+            document.getElementById('stop').click();
+            const t = setInterval(() => {
+              const st = meeple.S.st;
+              if (st && !st.searching && st.paused) { clearInterval(t); done(performance.now() - t0); }
+              else if (performance.now() - t0 > 30000) { clearInterval(t); done(null); }
+            }, 2);""")
+        assert ms is not None, 'Stop: the page was not paused within 30 s'
+        lat.append(ms)
+        st = g.state(d)
         ply = st['board']['ply']
         g.press(d, 'resume')
         g.wait_for(d, lambda st: st['board']['ply'] > ply, 'the engine moving after Resume', timeout=30)
