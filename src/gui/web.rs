@@ -25,8 +25,9 @@ use crate::time::Instant;
 /// Events waiting for the table.
 const TABLE_QUEUE: usize = 64;
 /// Largest Hash (MB) the page may give its engine (a worker's memory is
-/// the browser tab's), and the one it gets unless asked.
-pub const MAX_HASH: u32 = 512;
+/// the browser tab's, a phone's among them), and the one it gets unless
+/// asked.
+pub const MAX_HASH: u32 = 128;
 pub const DEFAULT_HASH: u32 = 64;
 /// The page's one browser id at its table.
 const PAGE: u64 = 1;

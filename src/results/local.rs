@@ -12,9 +12,10 @@ use super::{
     check_game, check_match, fold, same_person,
 };
 
-/// Most contests kept (the oldest are forgotten past it, so the storage
-/// stays small).
-pub const MAX_KEPT: usize = 5000;
+/// Most contests kept: the oldest are forgotten past it, so that the text
+/// stays within what a browser's localStorage holds (5 M characters an
+/// origin; a long Hive game's record is about 1.5 k).
+pub const MAX_KEPT: usize = 2000;
 
 /// A finished game or match, as kept.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -109,9 +109,10 @@ async function connectOffline() {
   }
 }
 
-// What needs another person (invitations, chat) is not in the offline page.
+// What needs another person (invitations, chat, the seat's role) is not in
+// the offline page.
 function hideNetworked() {
-  for (const id of ['invite', 'invite-links', 'free', 'chat-box']) {
+  for (const id of ['invite', 'invite-links', 'free', 'chat-box', 'role']) {
     const el = document.getElementById(id);
     if (!el) continue;
     const row = id === 'invite' ? el.closest('.row') : el;
