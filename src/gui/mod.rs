@@ -30,7 +30,7 @@
 //! small. The results database is worked on off every table's task
 //! ([`record::Recorder`]).
 //!
-//! The same table also runs in the offline page (WebAssembly, [`web`]):
+//! The same table also runs in the offline page (WebAssembly, `web.rs`):
 //! what the web lacks is behind one seam each: the runtime ([`rt`]:
 //! spawning, timers), the engine ([`client`]: a process natively, the
 //! engine's Web Worker in the page), the results ([`record`]: SQLite
