@@ -4,7 +4,9 @@ served by a plain static server on the loopback (Python's http.server),
 then the network cut (Chromium's Network.emulateNetworkConditions) once
 the page and its service worker are in. With no network the page (the
 same page as `meeple gui`'s, its table and engine in the browser) plays a
-whole game of each game against the engine, is stopped during a Hive
+whole game of each game against the engine, analyses a Connect Four
+position (the scores checked against the native engine's) and reviews
+its moves, is stopped during a Hive
 search and stays in step (a move after it works), saves, is reloaded
 (from the service worker's cache) and loads the game, and shows the
 results on its local leaderboard; at 420x900 nothing scrolls sideways.
@@ -124,6 +126,18 @@ def games(d, out, helper, rng):
         g.shot(d, out, name)
 
 
+def click_move(d, mv):
+    """gui_test's click_move, again from where it is when the page redrew
+    the element it was about to click."""
+    for attempt in range(5):
+        try:
+            return g.click_move(d, mv)
+        except StaleElementReferenceException:
+            if attempt == 4:
+                raise
+            time.sleep(0.1)
+
+
 def stop_hive(d, helper, rounds):
     """Stop during the engine's Hive search; then the engine moves again
     (Resume) and a person's move is taken: the page is in step."""
@@ -131,7 +145,7 @@ def stop_hive(d, helper, rounds):
     g.setup_game(d, 'Hive', [{'name': 'Alice'}, {'strategy': 'alphabeta', 'movetime': 4000}], pause=0)
     for _ in range(rounds):
         st = g.wait_for(d, lambda st: st['mine'], 'the person to move')
-        g.click_move(d, helper.best(st['gs']))
+        click_move(d, helper.best(st['gs']))
         g.wait_for(d, lambda st: st['searching'], 'the engine searching')
         time.sleep(0.5)
         # Timed by the page: from the click on Stop to the state that
@@ -151,7 +165,7 @@ def stop_hive(d, helper, rounds):
         g.press(d, 'resume')
         g.wait_for(d, lambda st: st['board']['ply'] > ply, 'the engine moving after Resume', timeout=30)
     st = g.wait_for(d, lambda st: st['mine'], 'the person to move')
-    mv = g.click_move(d, helper.best(st['gs']))
+    mv = click_move(d, helper.best(st['gs']))
     g.wait_for(d, lambda st: st['history'][-1:] == [mv], 'the move after Stop')
     assert not g.message(d), f'after Stop: {g.message(d)}'
     helper.check(g.state(d)['gs'])
@@ -171,9 +185,25 @@ def save_reload_load(d, url):
         time.sleep(0.05)
     d.get(url)  # no network: from the service worker's cache
     opened(d)
-    g.load(d, 'offline-1')
+    load(d, 'offline-1')
     st = g.wait_for(d, lambda st: st['gs'] == gs, 'the loaded game')
     g.log(f'saved, reloaded offline and loaded: {st["gs"][:80]}')
+
+
+def load(d, name):
+    """Loads a save with the page's Load (the list read by the page itself:
+    it is redrawn as the saves come)."""
+    if not g.by_id(d, 'table-box').get_attribute('open'):
+        d.find_element(By.CSS_SELECTOR, '#table-box summary').click()
+    has = "return [...document.querySelectorAll('#saves option')].some((o) => o.value === arguments[0])"
+    t = time.time()
+    while not g.js(d, has, name):
+        assert time.time() - t < 30, 'the saves list'
+        g.js(d, "meeple.send({t: 'saves'})")
+        time.sleep(0.3)
+    g.js(d, "const s = document.getElementById('saves'); s.value = arguments[0]; "
+            "s.dispatchEvent(new Event('change', {bubbles: true}))", name)
+    g.press(d, 'load')
 
 
 def leaderboard(d):
@@ -216,6 +246,7 @@ def main():
         opened(d)
         isolated = g.js(d, 'return crossOriginIsolated')
         games(d, out, helper, rng)
+        g.connect4_analysis(d, out, helper)  # the analysis board and reviewing, as on the server
         lat = stop_hive(d, helper, 3)
         save_reload_load(d, url)
         leaderboard(d)
