@@ -21,7 +21,8 @@
 //! - [`protocol`]: the command parser and session; [`gui`]: the browser
 //!   GUI, which talks to engines only through the protocol; [`play`]: a
 //!   game at the terminal (`meeple play`), on an in-process session.
-//! - `web` (WebAssembly only): the engine in a Web Worker.
+//! - `web` (WebAssembly only): the engine in a Web Worker (the offline
+//!   page's table, `gui::web`, logs through it).
 //!
 //! # WebAssembly
 //!
@@ -30,8 +31,10 @@
 //! What the web lacks is behind one seam each: the clock ([`time`]),
 //! threads ([`threads`]: one, the worker's), files (the saves' storage,
 //! [`saves`]), and the protocol's input loop (`web` answers one line per
-//! call). The browser GUI's server, the terminal game and the results
-//! database are native only.
+//! call). The browser GUI's table also builds there, for the offline page
+//! ([`gui`]: its runtime, engine and results behind seams of their own);
+//! the GUI's server, the terminal game and the results database (SQLite;
+//! [`results`]' records, checks and names build for both) are native only.
 
 pub mod boardview;
 pub mod engine;
@@ -39,7 +42,6 @@ pub mod game;
 pub mod gamelist;
 pub mod games;
 pub mod gamestring;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod gui;
 pub mod movetree;
 pub mod options;
@@ -47,7 +49,6 @@ pub mod options;
 pub mod play;
 pub mod protocol;
 pub mod registry;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod results;
 pub mod saves;
 pub mod search;

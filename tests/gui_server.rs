@@ -439,3 +439,55 @@ fn non_reading_spectators_of_a_big_variant_cost_little() {
     assert_eq!(s["board"]["game_type"], "Mastermind+4x10+blanks");
     crowd.clear();
 }
+
+/// A raw HTTP GET: the status line and headers, and the body.
+fn http_get(addr: &str, path: &str) -> (String, Vec<u8>) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut all = Vec::new();
+    s.read_to_end(&mut all).unwrap();
+    let split = all.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    (String::from_utf8_lossy(&all[..split]).to_lowercase(), all[split + 4..].to_vec())
+}
+
+/// `meeple gui --offline-site DIR` serves the site's files, cross-origin
+/// isolated, and nothing else; a folder that is not the site is refused.
+#[test]
+fn the_offline_site_is_served_isolated() {
+    let site = unique_dir("meeple-gui-offline-site");
+    std::fs::create_dir_all(&site).unwrap();
+    std::fs::write(site.join("index.html"), "<!doctype html><title>site</title>").unwrap();
+    std::fs::write(site.join("meeple_bg.wasm"), b"\0asm\x01\0\0\0").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .args(["gui", "--port", "0", "--offline-site"])
+        .arg(&site)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start meeple gui");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    // meeple gui: the offline site at http://127.0.0.1:PORT/
+    let addr = line.trim().rsplit("http://").next().unwrap().trim_end_matches('/').to_string();
+    let (head, body) = http_get(&addr, "/");
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert!(head.contains("cross-origin-opener-policy: same-origin"), "{head}");
+    assert!(head.contains("cross-origin-embedder-policy: require-corp"), "{head}");
+    assert_eq!(body, b"<!doctype html><title>site</title>");
+    let (head, body) = http_get(&addr, "/meeple_bg.wasm");
+    assert!(head.contains("content-type: application/wasm"), "{head}");
+    assert_eq!(body, b"\0asm\x01\0\0\0");
+    for path in ["/ws", "/app.js", "/..%2fCargo.toml", "/%2e%2e"] {
+        assert!(http_get(&addr, path).0.starts_with("http/1.1 404"), "{path}");
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .args(["gui", "--port", "0", "--offline-site"])
+        .arg(site.join("nothing"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("scripts/build-web.sh"), "{out:?}");
+    let _ = std::fs::remove_dir_all(&site);
+}

@@ -200,13 +200,18 @@ fn config(data_dir: &Path) -> Config {
         max_spectators: 8,
         budget: Budget::new(64 << 20),
         results: Recorder::new(data_dir.to_path_buf()),
+        networked: true,
     }
 }
 
 async fn table(tag: &str) -> Tab {
+    table_with(tag, true).await
+}
+
+async fn table_with(tag: &str, networked: bool) -> Tab {
     let dir = unique_dir(&format!("meeple-gui-table-{tag}"));
     let _ = std::fs::remove_dir_all(&dir);
-    let cfg = Arc::new(config(&dir));
+    let cfg = Arc::new(Config { networked, ..config(&dir) });
     let engine = Engine::spawn(&cfg.exe, &dir, None).await.unwrap();
     let rooms: Arc<Rooms> = Arc::new(Mutex::new(Default::default()));
     let (tx, rx) = mpsc::channel(64);
@@ -846,6 +851,25 @@ async fn engine_threads_and_hash_are_set_within_the_servers_limits() {
     // A game still plays with them.
     act(&t, &mut host, json!({"t": "play", "move": "4"})).await.unwrap();
     host.state_where(|s| s["board"]["ply"] == 2).await;
+}
+
+/// The offline page's table (not networked): its welcome says so and
+/// nobody can be invited; everything else plays as on the server.
+#[tokio::test]
+async fn a_table_that_is_not_networked_invites_nobody() {
+    let t = table_with("offline", false).await;
+    let mut host = join(&t, 1, Some(&t.host)).await;
+    assert_eq!(host.next("welcome").await["networked"], false);
+    let new = json!({"t": "new", "game_type": "Connect4", "pause": 0,
+        "players": [human("Ann"), engine("random", 10)]});
+    act(&t, &mut host, new).await.unwrap();
+    let e = act(&t, &mut host, json!({"t": "invite", "side": 0})).await.unwrap_err();
+    assert!(e.contains("offline"), "{e}");
+    act(&t, &mut host, json!({"t": "play", "move": "4"})).await.unwrap();
+    host.state_where(|s| s["board"]["ply"] == 2).await;
+    let t2 = table("networked").await;
+    let mut h2 = join(&t2, 1, Some(&t2.host)).await;
+    assert_eq!(h2.next("welcome").await["networked"], true);
 }
 
 /// The options the page's form sends for `family`: every option of the

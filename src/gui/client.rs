@@ -25,12 +25,23 @@
 
 use std::collections::VecDeque;
 use std::path::Path;
-use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, Command};
-use tokio::sync::{OwnedSemaphorePermit, mpsc};
+use tokio::sync::OwnedSemaphorePermit;
+
+use crate::gui::rt;
+use crate::time::Instant;
+
+// The engine's pipe, the seam between the client and the platform: a
+// child process natively, the engine's Web Worker in the offline page.
+#[cfg(not(target_arch = "wasm32"))]
+#[path = "client/process.rs"]
+mod pipe;
+#[cfg(target_arch = "wasm32")]
+#[path = "client/worker.rs"]
+mod pipe;
+
+pub use pipe::{ENGINE_NICE, Lines, Pipe, Status};
 
 /// A command's number, in the order sent.
 pub type Id = u64;
@@ -141,22 +152,10 @@ impl Matcher {
 /// `movetree json`, `newgame` answer in milliseconds).
 const HUNG: Duration = Duration::from_secs(60);
 
-/// The engine's CPU priority below the server's (nice): a search uses a
-/// core to the full for its time, and the server, which answers people,
-/// goes first (with 16 tables of engines on 2 cores, the time from a move
-/// to its state at the spectators fell from about 56 to 9 ms, median).
-/// Niceness counts among the processes of the server's session only
-/// (Linux's autogroups), so the engines do not yield to other programs.
-pub const ENGINE_NICE: i32 = 10;
-
-/// Lines buffered from the engine's stdout before it waits for the table.
-const LINE_BUFFER: usize = 256;
-
-/// One engine process.
+/// One engine (a process natively, a Web Worker in the offline page).
 pub struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: mpsc::Receiver<(String, Instant)>,
+    pipe: Pipe,
+    lines: Lines,
     matcher: Matcher,
     backlog: VecDeque<Event>,
     /// The failures of the commands waiting when the engine went.
@@ -167,44 +166,17 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Starts the engine found at `exe` with `data_dir` for its saves and
-    /// reads its banner.
+    /// Starts the engine found at `exe` with `data_dir` for its saves
+    /// (natively; the offline page starts the engine's worker) and reads
+    /// its banner.
     pub async fn spawn(
         exe: &Path,
         data_dir: &Path,
         permit: Option<OwnedSemaphorePermit>,
     ) -> Result<Engine, String> {
-        let mut cmd = Command::new(exe);
-        cmd.arg("--data-dir")
-            .arg(data_dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .kill_on_drop(true);
-        #[cfg(unix)]
-        // SAFETY: between fork and exec the child only calls setpriority,
-        // which is async-signal-safe.
-        unsafe {
-            cmd.pre_exec(|| {
-                libc::setpriority(libc::PRIO_PROCESS as _, 0, ENGINE_NICE);
-                Ok(())
-            });
-        }
-        let mut child = cmd.spawn().map_err(|e| format!("cannot start the engine {}: {e}", exe.display()))?;
-        let stdin = child.stdin.take().ok_or("no engine stdin")?;
-        let stdout = child.stdout.take().ok_or("no engine stdout")?;
-        let (tx, lines) = mpsc::channel(LINE_BUFFER);
-        tokio::spawn(async move {
-            let mut r = BufReader::new(stdout).lines();
-            while let Ok(Some(l)) = r.next_line().await {
-                if tx.send((l, Instant::now())).await.is_err() {
-                    break;
-                }
-            }
-        });
+        let (pipe, lines) = Pipe::start(exe, data_dir).await?;
         let mut e = Engine {
-            child,
-            stdin: Some(stdin),
+            pipe,
             lines,
             matcher: Matcher::default(),
             backlog: VecDeque::new(),
@@ -223,9 +195,9 @@ impl Engine {
         self.permit.take()
     }
 
-    /// The process id (for logs and tests).
+    /// The process id (for logs and tests; none in the offline page).
     pub fn pid(&self) -> Option<u32> {
-        self.child.id()
+        self.pipe.pid()
     }
 
     /// Writes one command; its reply comes as [`Event`]s with the id
@@ -237,12 +209,7 @@ impl Engine {
         let mut l = line.replace(['\n', '\r'], " ");
         l.push('\n');
         let id = self.matcher.expect(stream);
-        let stdin = self.stdin.as_mut().ok_or_else(|| Failure::Gone("the engine is closed".into()))?;
-        let wrote = async {
-            stdin.write_all(l.as_bytes()).await?;
-            stdin.flush().await
-        };
-        if let Err(e) = wrote.await {
+        if let Err(e) = self.pipe.write(&l).await {
             self.gone(&format!("the engine has gone: {e}"));
             return Err(Failure::Gone(format!("the engine has gone: {e}")));
         }
@@ -275,11 +242,11 @@ impl Engine {
 
     async fn wait_for(&mut self, id: Id) -> Result<Vec<String>, Failure> {
         loop {
-            let ev = match tokio::time::timeout(HUNG, self.read_event()).await {
+            let ev = match rt::timeout(HUNG, self.read_event()).await {
                 Ok(ev) => ev,
                 Err(_) => {
                     // Hung: end it, so the table starts another.
-                    let _ = self.child.start_kill();
+                    self.pipe.kill();
                     self.gone("the engine stopped answering");
                     continue;
                 }
@@ -332,20 +299,14 @@ impl Engine {
             return;
         }
         self.exited = true;
-        self.stdin = None;
+        self.pipe.close();
         self.failed = self.matcher.fail_all(why).into();
     }
 
-    /// Waits for the process to end (after it exited or was killed), so
+    /// Waits for the engine to end (after it exited or was killed), so
     /// that no zombie is left; kills it if it has not ended in 2 s.
-    pub async fn reap(&mut self) -> Option<std::process::ExitStatus> {
-        match tokio::time::timeout(Duration::from_secs(2), self.child.wait()).await {
-            Ok(s) => s.ok(),
-            Err(_) => {
-                let _ = self.child.kill().await;
-                self.child.wait().await.ok()
-            }
-        }
+    pub async fn reap(&mut self) -> Option<Status> {
+        self.pipe.reap().await
     }
 
     /// Ends the engine: `quit`, end of input, then waits (or kills).
@@ -353,7 +314,7 @@ impl Engine {
         if !self.exited {
             let _ = self.send("quit", false).await;
         }
-        self.stdin = None;
+        self.pipe.close();
         self.reap().await;
     }
 }

@@ -9,7 +9,9 @@
 //! gets to the move), and time the side spent waiting on the server is
 //! given back ([`Clocks::credit`]).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

@@ -33,6 +33,9 @@ pub struct Config {
     pub budget: Arc<Budget>,
     /// The results database's work (off every table's task).
     pub results: Arc<Recorder>,
+    /// People may join from elsewhere (invitations, spectators, chat):
+    /// false in the offline page, where the page is the only browser.
+    pub networked: bool,
 }
 
 /// Tables by their token.

@@ -14,8 +14,14 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+#[cfg(not(target_arch = "wasm32"))]
 use axum::extract::ws::Utf8Bytes;
 use tokio::sync::Notify;
+
+/// A message's text: natively shared with the WebSocket frame that carries
+/// it; in the offline page handed to the page's JavaScript.
+#[cfg(target_arch = "wasm32")]
+type Utf8Bytes = Arc<str>;
 
 /// Messages waiting for one browser before it counts as not reading.
 pub const OUTBOX_MESSAGES: usize = 256;
@@ -103,7 +109,7 @@ impl Msg {
     }
 
     pub fn text(&self) -> &str {
-        self.text.as_str()
+        &self.text
     }
 
     /// The text for a WebSocket frame (shared, not copied).
@@ -116,7 +122,7 @@ impl Msg {
     }
 
     pub fn len(&self) -> usize {
-        self.text.as_str().len()
+        self.text().len()
     }
 
     pub fn is_empty(&self) -> bool {

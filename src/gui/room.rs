@@ -12,9 +12,9 @@
 //! read is dropped, so nothing grows without bound; a table holds at most
 //! its number of spectators, and one past it is told so.
 
+use crate::time::Instant;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
-use std::time::Instant;
 
 use serde_json::{Value, json};
 

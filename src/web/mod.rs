@@ -108,14 +108,25 @@ impl log::Log for ConsoleLog {
 fn set_up(log_level: &str) {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        static LOGGER: ConsoleLog = ConsoleLog;
-        let _ = log::set_logger(&LOGGER);
-        std::panic::set_hook(Box::new(|info| console_error(&format!("meeple panicked: {info}"))));
+        console_log(log_level);
         crate::search::set_outside_signals(OutsideSignals {
             stop: host_stop_pending,
             ponderhit: host_ponderhit_pending,
         });
         crate::protocol::runner::set_watch(|reply| host_searching(reply.map(str::to_string)));
+    });
+    log::set_max_level(log_level.parse().unwrap_or(log::LevelFilter::Warn));
+}
+
+/// `log` and panics to the browser's console, at `log_level` (`error`,
+/// `warn`, `info`, `debug`, `trace` or `off`): the engine's worker and the
+/// offline page's table.
+pub fn console_log(log_level: &str) {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        static LOGGER: ConsoleLog = ConsoleLog;
+        let _ = log::set_logger(&LOGGER);
+        std::panic::set_hook(Box::new(|info| console_error(&format!("meeple panicked: {info}"))));
     });
     log::set_max_level(log_level.parse().unwrap_or(log::LevelFilter::Warn));
 }

@@ -2,6 +2,11 @@
 // the keys that keep a seat. A table is reached by its token; a seat by its
 // key, which is in the holder's own link (#room=TOKEN&seat=KEY) and kept by
 // the browser (localStorage), so closing the browser loses nothing.
+//
+// Two transports, one interface (S.ws.send, handlers.message): the
+// WebSocket to `meeple gui`, or the table in this page (offline.js), used
+// when the page is the offline site's (its <html data-transport="offline">,
+// written by scripts/build-web.sh) or opened with #offline.
 
 import { S } from './state.js';
 
@@ -30,8 +35,16 @@ export function watchLink(table) {
 let handlers = { message: () => {}, status: () => {}, fatal: () => {} };
 let opened = false, fatal = false, retry = 0;
 
+export function offline() {
+  return document.documentElement.dataset.transport === 'offline' || location.hash === '#offline';
+}
+
 export function connect(h) {
   handlers = h || handlers;
+  if (offline()) {
+    connectOffline();
+    return;
+  }
   S.link = parseLink();
   const q = new URLSearchParams();
   if (S.link.room) {
@@ -67,6 +80,47 @@ export function connect(h) {
     handlers.status('disconnected: reconnecting…', 'bad');
     setTimeout(() => connect(handlers), Math.min(5000, 500 * retry));
   };
+}
+
+// The table in this page: messages sent before it is open wait for it.
+async function connectOffline() {
+  S.link = {};
+  let table = null;
+  const waiting = [];
+  S.ws = { readyState: 1, send: (text) => (table ? table.send(text) : waiting.push(text)) };
+  handlers.status('starting the engine…', '');
+  const receive = (text) => {
+    let m;
+    try { m = JSON.parse(text); } catch (_) { return; }
+    if (m.t === 'fatal') { handlers.fatal(m.text); return; }
+    if (m.t === 'welcome') {
+      S.table = m.table;
+      if (m.networked === false) hideNetworked();
+    }
+    handlers.message(m);
+  };
+  try {
+    const { openOffline } = await import('./offline.js');
+    table = await openOffline(receive);
+    for (const text of waiting.splice(0)) table.send(text);
+    handlers.status('offline: the engine runs in this page', 'ok');
+  } catch (e) {
+    handlers.fatal(`The engine could not start in this browser: ${e && e.message ? e.message : e}`);
+  }
+}
+
+// What needs another person (invitations, chat, the seat's role) is not in
+// the offline page.
+function hideNetworked() {
+  for (const id of ['invite', 'invite-links', 'free', 'chat-box', 'role']) {
+    const el = document.getElementById(id);
+    if (!el) continue;
+    const row = id === 'invite' ? el.closest('.row') : el;
+    row.hidden = true;
+    if (id === 'invite' && row.previousElementSibling && row.previousElementSibling.tagName === 'H2') {
+      row.previousElementSibling.hidden = true;
+    }
+  }
 }
 
 // The table's token and this browser's key, kept: a reload, a dropped

@@ -12,6 +12,7 @@ use tokio::sync::mpsc;
 
 use crate::gui::record::{End, Recorder};
 use crate::gui::rounds::RoundDone;
+use crate::gui::rt;
 use crate::results::{Ending, Outcome, Player};
 
 /// Answers waiting for the table before the tasks sending them wait.
@@ -87,7 +88,7 @@ impl Errands {
             return Err("the leaderboard you asked for is on its way".into());
         }
         let (results, tx) = (results.clone(), self.tx.clone());
-        tokio::spawn(async move {
+        rt::spawn(async move {
             let reply = results.leaderboard(family, vs).await;
             let _ = tx.send(Done::Leaderboard { client, reply }).await;
         });
@@ -104,7 +105,7 @@ impl Errands {
         end: End,
     ) {
         let (results, tx) = (results.clone(), self.tx.clone());
-        tokio::spawn(async move {
+        rt::spawn(async move {
             let [family, game_type, game_string] = kind;
             let said = results.game(&family, &game_type, &game_string, seats, &end).await;
             let _ = tx.send(Done::Recorded { game_no, said }).await;
@@ -114,7 +115,7 @@ impl Errands {
     /// Records a finished match in a task of its own.
     pub fn record_match(&self, results: &Arc<Recorder>, game_no: u64, m: MatchDone) {
         let (results, tx) = (results.clone(), self.tx.clone());
-        tokio::spawn(async move {
+        rt::spawn(async move {
             let said = results
                 .matched(&m.family, &m.game_type, m.players, m.planned, &m.rounds, m.result, Ending::Normal)
                 .await;

@@ -5,7 +5,7 @@
 //! clocks and how it ended. The engine holds the position; this is what
 //! the table last read of it.
 
-use std::time::Instant;
+use crate::time::Instant;
 
 use serde_json::Value;
 

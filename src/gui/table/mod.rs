@@ -46,7 +46,9 @@ pub mod waiting;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
+
+use crate::time::Instant;
 
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -57,6 +59,7 @@ use crate::gui::config::{Config, Rooms};
 use crate::gui::record::End;
 use crate::gui::room::{Kind, Role, Room};
 use crate::gui::rounds::{self, Rounds};
+use crate::gui::rt;
 use crate::results::Ending;
 
 pub use crate::gui::room::Event;
@@ -178,7 +181,7 @@ impl Table {
             Flag,
             Close(&'static str),
         }
-        let at = |t: Option<Instant>| tokio::time::Instant::from_std(t.unwrap_or_else(Instant::now));
+        let at = |t: Option<Instant>| rt::sleep_until(t.unwrap_or_else(Instant::now));
         loop {
             let engine_at = self.turns.next_at;
             let round_at = self.next_round_at;
@@ -190,11 +193,11 @@ impl Table {
                 e = self.engine.next() => Wake::Engine(e),
                 e = rx.recv() => Wake::Ev(e),
                 d = self.errands.next() => Wake::Done(d),
-                _ = tokio::time::sleep_until(at(engine_at)), if engine_at.is_some() => Wake::EngineMove,
-                _ = tokio::time::sleep_until(at(round_at)), if round_at.is_some() => Wake::NextRound,
-                _ = tokio::time::sleep_until(at(flag_at)), if flag_at.is_some() => Wake::Flag,
-                _ = tokio::time::sleep_until(at(empty_at)), if empty_at.is_some() => Wake::Close("nobody came back"),
-                _ = tokio::time::sleep_until(at(Some(idle_at))) => Wake::Close("nothing happened for too long"),
+                _ = at(engine_at), if engine_at.is_some() => Wake::EngineMove,
+                _ = at(round_at), if round_at.is_some() => Wake::NextRound,
+                _ = at(flag_at), if flag_at.is_some() => Wake::Flag,
+                _ = at(empty_at), if empty_at.is_some() => Wake::Close("nobody came back"),
+                _ = at(Some(idle_at)) => Wake::Close("nothing happened for too long"),
             };
             match wake {
                 Wake::Ev(None) => break,
@@ -253,7 +256,8 @@ impl Table {
                 let name = self.room.member(id).map(|m| m.shown()).unwrap_or_default();
                 let welcome = json!({"t": "welcome", "me": key, "role": role.text(), "name": name,
                     "table": self.room.token, "games": self.games, "chat": self.room.chat(),
-                    "limits": {"threads": self.cfg.max_threads, "hash": self.cfg.max_hash}});
+                    "limits": {"threads": self.cfg.max_threads, "hash": self.cfg.max_hash},
+                    "networked": self.cfg.networked});
                 self.out.push(Out::To(id, welcome));
                 self.out.push(Out::StateTo(id));
                 // The guest's link opened in another browser: that one has
@@ -435,6 +439,9 @@ impl Table {
             }
             ClientMsg::Invite { side } => {
                 host_only()?;
+                if !self.cfg.networked {
+                    return Err("nobody else can join here: this page plays offline".into());
+                }
                 if side > 1 {
                     return Err("side is 0 or 1".into());
                 }
@@ -1103,8 +1110,8 @@ impl Table {
 /// tests, on the same machine's clock).
 fn unix_ms(at: Instant) -> u64 {
     let ago = Instant::now().saturating_duration_since(at);
-    SystemTime::now()
+    web_time::SystemTime::now()
         .checked_sub(ago)
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .and_then(|t| t.duration_since(web_time::UNIX_EPOCH).ok())
         .map_or(0, |d| d.as_millis() as u64)
 }

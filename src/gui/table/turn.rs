@@ -5,7 +5,9 @@
 //! the move tree, for the page to show it one selection at a time. Stop
 //! and Resume pause the engines of the table.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::time::Instant;
 
 use serde_json::{Value, json};
 

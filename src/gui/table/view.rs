@@ -5,7 +5,7 @@
 //! message: its role, the sides it may move for, and for the host the
 //! invitation's key), sent to it before the state when it changes.
 
-use std::time::Instant;
+use crate::time::Instant;
 
 use serde_json::{Value, json};
 
