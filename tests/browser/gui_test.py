@@ -1177,7 +1177,7 @@ def review_connect4(d, out, helper, pictures):
     if by_id(d, 'setup').get_attribute('open'):
         press(d, 'setup-summary')
     time.sleep(0.3)
-    d.execute_cdp_cmd('Emulation.setDeviceMetricsOverride', {'width': 1400, 'height': 1600, 'deviceScaleFactor': 0.8, 'mobile': False})
+    d.execute_cdp_cmd('Emulation.setDeviceMetricsOverride', {'width': 1400, 'height': 1600, 'deviceScaleFactor': 0.7, 'mobile': False})
     try:
         time.sleep(0.5)
         js(d, 'window.scrollTo(0, 0)')
