@@ -1327,6 +1327,10 @@ async fn a_finished_game_is_reviewed_and_its_accuracy_stored() {
     send(&t, &host, json!({"t": "save", "name": "after-better"})).await;
     host.next("notice").await;
     assert_eq!(bare(&saved(&t.data_dir, "after-better")), bare(&gs));
+    // A browser that joins later is shown the review.
+    let mut late = join(&t, 3, None).await;
+    let r = late.next("gamereview").await;
+    assert_eq!(r["moves"], done["moves"]);
     // A new game clears the review from every browser.
     act(
         &t,
@@ -1397,4 +1401,31 @@ async fn a_review_is_stopped_or_cancelled_by_a_move() {
     // The table answers at once meanwhile and after.
     act(&t, &mut host, json!({"t": "undo"})).await.unwrap();
     host.state_where(|s| s["board"]["ply"] == 8).await;
+}
+
+/// An engine about to move waits for a review of the game so far: its
+/// turn is paused (the page says so), and Resume lets it move.
+#[tokio::test]
+async fn an_engine_about_to_move_waits_for_the_review() {
+    let t = table("review-pause").await;
+    let mut host = join(&t, 1, Some(&t.host)).await;
+    host.next("welcome").await;
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Connect4", "pause": 3000, "players": [human("Ann"), engine("random", 10)]}),
+    )
+    .await
+    .unwrap();
+    act(&t, &mut host, json!({"t": "play", "move": "4"})).await.unwrap();
+    host.state_where(|s| s["board"]["ply"] == 1).await;
+    act(&t, &mut host, json!({"t": "judge"})).await.unwrap();
+    let s = host.state_where(|s| s["paused"] == true).await;
+    assert!(s["note"].as_str().unwrap().contains("Resume"), "{s}");
+    let r = review_where(&mut host, |r| r["running"] == false).await;
+    assert_eq!(r["moves"][0]["move"], "4");
+    assert_eq!(r["moves"][0]["label"], "best");
+    assert_eq!(host.state["board"]["ply"], 1, "the engine waited");
+    act(&t, &mut host, json!({"t": "resume"})).await.unwrap();
+    host.state_where(|s| s["board"]["ply"] == 2).await;
 }

@@ -20,7 +20,11 @@ another game set up from any form, Stop and Undo clearing the engine
 panel, the labels and sides that follow the table (a loaded game's sides
 to invite, a renamed host, a freed guest, the guest link in two browsers,
 a name the other player has refused), an engine restarted, and pages
-refused (server busy, a wrong link) whose controls are off. After each game it checks that the moves
+refused (server busy, a wrong link) whose controls are off. Then the
+review of a game (issue 42) for each game: its labels, glyphs, mistakes
+and accuracies against the engine's own `review`, a point of the graph and
+a better move against the engine's boards, Stop during a Hive review, and
+the README's picture (target/pictures; docs/ with MEEPLE_PICTURES=update). After each game it checks that the moves
 the page shows and the moves clicked are the engine's GameString, and that
 a fresh engine accepts it. Screenshots (1400x1000 and 420x900) go to --out.
 

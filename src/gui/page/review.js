@@ -188,7 +188,7 @@ function renderSides(j) {
 export function betterCaption() {
   const bt = S.better, m = bt && judged(bt.ply);
   if (!m) return null;
-  return `Move ${bt.ply}: ${bt.move} instead of ${m.move}${GLYPH[m.label] || ''} (${m.label})`;
+  return `Move ${bt.ply}: ${bt.move} instead of ${m.move} ${GLYPH[m.label] || ''} (${m.label})`;
 }
 
 export function wireJudge() {
