@@ -348,7 +348,8 @@ def play_out(drivers, rng, helper, chooser, name, until=over):
 def check_game(d, st, clicked, helper, name):
     gs = st['gs']
     moves = game_moves(gs)
-    shown = [li.text for li in d.find_elements(By.CSS_SELECTOR, '#history li')]
+    # Read at once: the page redraws the list as messages come.
+    shown = js(d, "return [...document.querySelectorAll('#history li')].map((li) => li.textContent)")
     assert shown == moves, f'{name}: the page shows {shown}, the GameString has {moves}'
     for ply, mv in clicked.items():
         assert moves[ply] == mv, f'{name}: clicked {mv} at ply {ply}, the GameString has {moves[ply]}'

@@ -169,9 +169,10 @@ impl Review {
     }
 
     /// Each side's accuracy, once a review of a whole finished game is
-    /// complete (not stopped, every ply judged); `None` otherwise.
+    /// complete (every ply judged: a Stop that came too late to cut it
+    /// changes nothing); `None` otherwise.
     pub fn accuracy(&self) -> Option<[Option<f64>; 2]> {
-        if self.running() || self.stopped || self.error.is_some() || !self.finished {
+        if self.running() || self.error.is_some() || !self.finished {
             return None;
         }
         if self.moves.len() != self.plies || self.sides.len() != 2 {
@@ -299,10 +300,13 @@ mod tests {
         assert_eq!(r.accuracy(), Some([Some(100.0), None]));
         assert_eq!(r.better_move(2).as_deref(), Some("bS1 -wS1"));
         assert_eq!(r.better_move(1), None);
-        // A review stopped, or of a game in progress, gives no accuracy.
+        // A review stopped before its end, or of a game in progress, gives
+        // no accuracy.
         r.stopped = true;
+        assert_eq!(r.accuracy(), Some([Some(100.0), None]), "stopped too late: complete");
+        let last = r.moves.pop();
         assert_eq!(r.accuracy(), None);
-        r.stopped = false;
+        r.moves.extend(last);
         r.finished = false;
         assert_eq!(r.accuracy(), None);
     }
