@@ -46,6 +46,13 @@ pub struct Review {
     error: Option<String>,
     /// What became of the accuracy (stored with the record, or why not).
     pub stored: Option<String>,
+    /// The game's moves as the table shows them (a `ply` line's move is
+    /// shown as the game's own text).
+    played: Vec<String>,
+    /// Whether the game writes its moves with spaces (`_` in the reply's
+    /// one-token form) or with `_` of its own (Mastermind's blank), once
+    /// a move played tells.
+    spaces: Option<bool>,
     /// The accuracy is being stored, or was.
     pub storing: bool,
 }
@@ -99,6 +106,8 @@ impl Review {
             error: None,
             stored: None,
             storing: false,
+            played: game_moves(&g.game_string),
+            spaces: None,
         })
     }
 
@@ -120,12 +129,24 @@ impl Review {
             }
             Some("ply") => {
                 let mut kv = pairs(std::iter::once("ply").chain(words));
-                for k in ["move", "best"] {
-                    if let Some(Value::String(m)) = kv.get_mut(k) {
-                        *m = m.replace('_', " ");
-                    }
-                }
                 numbers(&mut kv, &["ply", "accuracy", "graph", "lost", "codes"]);
+                // The move as the game writes it; the better move in the
+                // same form (a space is `_` in the reply, unless `_` is
+                // the game's own, as a blank of Mastermind).
+                let ply = kv.get("ply").and_then(Value::as_u64).unwrap_or(0) as usize;
+                if let Some(mv) = ply.checked_sub(1).and_then(|i| self.played.get(i)) {
+                    if mv.contains(' ') {
+                        self.spaces = Some(true);
+                    } else if mv.contains('_') {
+                        self.spaces = Some(false);
+                    }
+                    kv.insert("move".into(), Value::String(mv.clone()));
+                }
+                if self.spaces == Some(true)
+                    && let Some(Value::String(b)) = kv.get_mut("best")
+                {
+                    *b = b.replace('_', " ");
+                }
                 self.moves.push(Value::Object(kv));
             }
             Some("side") => {
@@ -273,7 +294,18 @@ mod tests {
             error: None,
             stored: None,
             storing: false,
+            played: vec!["wS1".into(), "bQ -wS1".into()],
+            spaces: None,
         }
+    }
+
+    #[test]
+    fn a_blank_of_mastermind_is_not_a_space() {
+        let mut r = review();
+        r.played = vec!["_41".into(), "0B1W".into()];
+        r.on_line("ply 1 side Breaker move _41 label blunder value 2.00 best 4_3 bestvalue 0.5");
+        assert_eq!(r.to_json()["moves"][0]["move"], "_41");
+        assert_eq!(r.to_json()["moves"][0]["best"], "4_3");
     }
 
     #[test]
