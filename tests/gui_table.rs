@@ -1252,3 +1252,204 @@ fn a_moves_text_is_its_actions_in_every_game() {
     }
     assert_eq!(e.close(), 0);
 }
+
+/// The review messages of a table until one that satisfies `f`.
+async fn review_where(b: &mut Browser, f: impl Fn(&Value) -> bool) -> Value {
+    loop {
+        let v = b.next("gamereview").await;
+        if f(&v) {
+            return v;
+        }
+    }
+}
+
+/// The engine's own `review` of a game, read through a separate engine:
+/// each ply's label.
+fn engine_labels(gs: &str, limit: &str) -> Vec<(u64, String)> {
+    let mut e = crate::common::Engine::start("gui-review-check");
+    e.cmd(&format!("newgame {gs}"));
+    let lines = e.cmd(&format!("review {limit}"));
+    assert_eq!(e.close(), 0);
+    lines
+        .iter()
+        .filter(|l| l.starts_with("ply "))
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let at = |k: &str| w.iter().position(|x| *x == k).map(|i| w[i + 1].to_string()).unwrap();
+            (at("ply").parse().unwrap(), at("label"))
+        })
+        .collect()
+}
+
+/// Issue 42, item 2: a player reviews a finished game through the table:
+/// the review streams to every browser (a spectator's too), its labels are
+/// the engine's, a better move is shown on a board, and each side's
+/// accuracy is stored with the game's record (the leaderboard shows it).
+/// A spectator cannot start one, and one runs at a time.
+#[tokio::test]
+async fn a_finished_game_is_reviewed_and_its_accuracy_stored() {
+    let t = table("review").await;
+    let mut host = join(&t, 1, Some(&t.host)).await;
+    host.next("welcome").await;
+    let mut spec = join(&t, 2, None).await;
+    assert_eq!(spec.next("welcome").await["role"], "spectator");
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Connect4", "pause": 0, "players": [human("Ann"), human("Bob")]}),
+    )
+    .await
+    .unwrap();
+    // Nothing to review before a move.
+    assert!(act(&t, &mut host, json!({"t": "judge"})).await.unwrap_err().contains("no move"));
+    for mv in ["4", "1", "4", "1", "4", "1", "4"] {
+        act(&t, &mut host, json!({"t": "play", "move": mv})).await.unwrap();
+    }
+    let s = host.state_where(|s| s["result"].is_object()).await;
+    let gs = s["game_string"].as_str().unwrap().to_string();
+    assert!(act(&t, &mut spec, json!({"t": "judge"})).await.unwrap_err().contains("spectators"));
+    assert!(act(&t, &mut host, json!({"t": "judge", "limit": "infinite"})).await.is_err());
+    act(&t, &mut host, json!({"t": "judge", "limit": ""})).await.unwrap();
+    let first = host.next("gamereview").await;
+    assert_eq!(first["plies"], 7);
+    let done = review_where(&mut host, |r| r["running"] == false).await;
+    let seen = review_where(&mut spec, |r| r["running"] == false).await;
+    assert_eq!(seen["moves"], done["moves"], "every browser sees the review");
+    let labels: Vec<(u64, String)> = done["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["ply"].as_u64().unwrap(), m["label"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(labels, engine_labels(&gs, ""));
+    assert_eq!(done["sides"].as_array().unwrap().len(), 2);
+    assert_eq!(done["progress"]["done"], done["progress"]["total"]);
+    // The accuracy is stored with the game's record.
+    let stored = review_where(&mut host, |r| r["stored"].is_string()).await;
+    assert_eq!(stored["stored"], "each side's accuracy is stored with the game's result", "{stored}");
+    send(&t, &host, json!({"t": "leaderboard", "game": "Connect4"})).await;
+    let b = host.next("leaderboard").await;
+    let acc = |name: &str| {
+        b["people"].as_array().unwrap().iter().find(|p| p["name"] == name).unwrap()["accuracy"].as_f64()
+    };
+    let side_acc = |s: usize| done["sides"][s]["accuracy"].as_f64().unwrap();
+    assert!((acc("Ann").unwrap() - side_acc(0)).abs() < 0.01, "{b}");
+    assert!((acc("Bob").unwrap() - side_acc(1)).abs() < 0.01, "{b}");
+    // A better move: the position before Yellow's first move with 4
+    // played instead; the game's position is put back after.
+    let bad = done["moves"].as_array().unwrap().iter().find(|m| m["best"] != m["move"]).unwrap().clone();
+    let ply = bad["ply"].as_u64().unwrap();
+    send(&t, &host, json!({"t": "better", "ply": ply})).await;
+    let m = host.next("better").await;
+    assert_eq!(m["move"], bad["best"]);
+    assert_eq!(m["board"]["ply"], ply);
+    let col = bad["best"].as_str().unwrap();
+    let cell =
+        m["board"]["cells"].as_array().unwrap().iter().find(|c| c["id"] == format!("c{col}r2")).unwrap();
+    assert_eq!(cell["pieces"][0]["side"], 1, "{cell}");
+    assert!(act(&t, &mut host, json!({"t": "better", "ply": 1})).await.unwrap_err().contains("best"));
+    send(&t, &host, json!({"t": "save", "name": "after-better"})).await;
+    host.next("notice").await;
+    assert_eq!(bare(&saved(&t.data_dir, "after-better")), bare(&gs));
+    // A browser that joins later is shown the review.
+    let mut late = join(&t, 3, None).await;
+    let r = late.next("gamereview").await;
+    assert_eq!(r["moves"], done["moves"]);
+    // A new game clears the review from every browser.
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Connect4", "pause": 0, "players": [human("Ann"), human("Bob")]}),
+    )
+    .await
+    .unwrap();
+    review_where(&mut spec, |r| r["none"] == true).await;
+}
+
+/// A review during a game and Stop: a Hive game between two people is
+/// reviewed so far; Stop ends it with what was judged, a move during a
+/// review cancels it and is played, and the table stays in step with its
+/// engine. A review of a game in progress stores no accuracy.
+#[tokio::test]
+async fn a_review_is_stopped_or_cancelled_by_a_move() {
+    let t = table("review-stop").await;
+    let mut host = join(&t, 1, Some(&t.host)).await;
+    host.next("welcome").await;
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Base", "pause": 0, "players": [human("Ann"), human("Bob")]}),
+    )
+    .await
+    .unwrap();
+    let mut rng = StdRng::seed_from_u64(42);
+    for ply in 0..8 {
+        host.state_where(|s| s["board"]["ply"] == ply).await;
+        let mv = random_move(&t, &mut host, &mut rng).await.unwrap();
+        act(&t, &mut host, json!({"t": "play", "move": mv})).await.unwrap();
+    }
+    host.state_where(|s| s["board"]["ply"] == 8).await;
+    // Stop once the first position is judged: a whole reply, fewer plies.
+    act(&t, &mut host, json!({"t": "judge", "limit": "movetime 1500"})).await.unwrap();
+    review_where(&mut host, |r| r["progress"]["done"].as_u64() >= Some(1)).await;
+    assert!(act(&t, &mut host, json!({"t": "judge"})).await.unwrap_err().contains("running"));
+    act(&t, &mut host, json!({"t": "judgestop"})).await.unwrap();
+    let r = review_where(&mut host, |r| r["running"] == false).await;
+    assert_eq!(r["stopped"], true);
+    assert!(r["moves"].as_array().unwrap().len() < 8, "{r}");
+    assert!(r["error"].is_null(), "{r}");
+    // A move during a review cancels it; the move is played. The levels
+    // of the move tree wait for the review (the page says so).
+    let mv = random_move(&t, &mut host, &mut rng).await.unwrap();
+    act(&t, &mut host, json!({"t": "judge", "limit": "movetime 1500"})).await.unwrap();
+    review_where(&mut host, |r| r["running"] == true).await;
+    let e = act(&t, &mut host, json!({"t": "tree", "ply": 8, "prefix": ["wQ"]})).await.unwrap_err();
+    assert!(e.contains("review"), "{e}");
+    send(&t, &host, json!({"t": "play", "move": mv})).await;
+    review_where(&mut host, |r| r["none"] == true).await;
+    assert_eq!(host.reply().await, Ok(()));
+    let s = host.state_where(|s| s["board"]["ply"] == 9).await;
+    let gs = s["game_string"].as_str().unwrap().to_string();
+    send(&t, &host, json!({"t": "save", "name": "after-cancel"})).await;
+    host.next("notice").await;
+    assert_eq!(saved(&t.data_dir, "after-cancel"), gs);
+    // A whole review of the game so far: no accuracy is stored.
+    act(&t, &mut host, json!({"t": "judge", "limit": "depth 1"})).await.unwrap();
+    let r = review_where(&mut host, |r| r["running"] == false).await;
+    assert_eq!(r["moves"].as_array().unwrap().len(), 9, "{r}");
+    assert_eq!(r["finished"], false);
+    assert!(r["stored"].is_null());
+    let labels: Vec<String> =
+        r["moves"].as_array().unwrap().iter().map(|m| m["label"].as_str().unwrap().to_string()).collect();
+    assert_eq!(labels, engine_labels(&gs, "depth 1").into_iter().map(|(_, l)| l).collect::<Vec<_>>());
+    // The table answers at once meanwhile and after.
+    act(&t, &mut host, json!({"t": "undo"})).await.unwrap();
+    host.state_where(|s| s["board"]["ply"] == 8).await;
+}
+
+/// An engine about to move waits for a review of the game so far: its
+/// turn is paused (the page says so), and Resume lets it move.
+#[tokio::test]
+async fn an_engine_about_to_move_waits_for_the_review() {
+    let t = table("review-pause").await;
+    let mut host = join(&t, 1, Some(&t.host)).await;
+    host.next("welcome").await;
+    act(
+        &t,
+        &mut host,
+        json!({"t": "new", "game_type": "Connect4", "pause": 3000, "players": [human("Ann"), engine("random", 10)]}),
+    )
+    .await
+    .unwrap();
+    act(&t, &mut host, json!({"t": "play", "move": "4"})).await.unwrap();
+    host.state_where(|s| s["board"]["ply"] == 1).await;
+    act(&t, &mut host, json!({"t": "judge"})).await.unwrap();
+    let s = host.state_where(|s| s["paused"] == true).await;
+    assert!(s["note"].as_str().unwrap().contains("Resume"), "{s}");
+    let r = review_where(&mut host, |r| r["running"] == false).await;
+    assert_eq!(r["moves"][0]["move"], "4");
+    assert_eq!(r["moves"][0]["label"], "best");
+    assert_eq!(host.state["board"]["ply"], 1, "the engine waited");
+    act(&t, &mut host, json!({"t": "resume"})).await.unwrap();
+    host.state_where(|s| s["board"]["ply"] == 2).await;
+}

@@ -118,6 +118,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("input.js", "text/javascript; charset=utf-8", include_str!("page/input.js")),
     ("clocks.js", "text/javascript; charset=utf-8", include_str!("page/clocks.js")),
     ("analysis.js", "text/javascript; charset=utf-8", include_str!("page/analysis.js")),
+    ("review.js", "text/javascript; charset=utf-8", include_str!("page/review.js")),
     ("setup.js", "text/javascript; charset=utf-8", include_str!("page/setup.js")),
     ("people.js", "text/javascript; charset=utf-8", include_str!("page/people.js")),
     ("words.js", "text/javascript; charset=utf-8", include_str!("page/words.js")),

@@ -31,13 +31,17 @@ pub struct Local {
     /// What the text is (a check that it is ours).
     format: String,
     contests: Vec<Kept>,
+    /// Contests added ever (the id of the newest; older ones are
+    /// forgotten past the limit, their ids never reused).
+    #[serde(default)]
+    added: u64,
 }
 
 const FORMAT: &str = "meeple-results-1";
 
 impl Local {
     pub fn new() -> Local {
-        Local { format: FORMAT.to_string(), contests: Vec::new() }
+        Local { format: FORMAT.to_string(), contests: Vec::new(), added: 0 }
     }
 
     /// Reads kept results; a text that is not ours, or a record in it that
@@ -69,7 +73,29 @@ impl Local {
         self.contests.is_empty()
     }
 
-    /// Adds a contest, checked (its players as the database keeps them).
+    /// Contests added ever: the id of the newest.
+    pub fn added(&self) -> u64 {
+        self.added
+    }
+
+    /// Sets each seat's accuracy on the game added as `id` (see
+    /// [`Local::add`]); an error if it is forgotten or not a game.
+    pub fn set_accuracy(&mut self, id: u64, accuracy: [Option<f64>; 2]) -> Result<(), String> {
+        let back = self.added.checked_sub(id).filter(|&b| (b as usize) < self.contests.len());
+        let at = back.map(|b| self.contests.len() - 1 - b as usize);
+        match at.map(|i| &mut self.contests[i]) {
+            Some(Kept::Game(g)) => {
+                for (seat, a) in g.seats.iter_mut().zip(accuracy) {
+                    seat.accuracy = a.filter(|a| a.is_finite()).map(|a| a.clamp(0.0, 100.0));
+                }
+                Ok(())
+            }
+            _ => Err(format!("no kept game {id}")),
+        }
+    }
+
+    /// Adds a contest, checked (its players as the database keeps them);
+    /// its id is then the count of contests added ([`Local::added`]).
     pub fn add(&mut self, mut c: Kept) -> Result<(), String> {
         let players = check(&c)?;
         match &mut c {
@@ -80,6 +106,7 @@ impl Local {
             Kept::Match(m) => m.players = players,
         }
         self.contests.push(c);
+        self.added += 1;
         if self.contests.len() > MAX_KEPT {
             let extra = self.contests.len() - MAX_KEPT;
             self.contests.drain(..extra);
@@ -255,5 +282,30 @@ mod tests {
         );
         // One person cannot hold both seats.
         assert!(l.add(game(Player::person("Ann"), Player::person("ann"), Outcome::Draw)).is_err());
+    }
+
+    #[test]
+    fn a_reviews_accuracy_lands_on_its_own_game_only() {
+        let mut l = Local::new();
+        let e = || Player::engine("perfect", "");
+        l.add(game(Player::person("Ann"), e(), Outcome::First)).unwrap();
+        let first = l.added();
+        l.add(game(Player::person("Bob"), e(), Outcome::Second)).unwrap();
+        l.set_accuracy(first, [Some(80.0), None]).unwrap();
+        let b = l.board(&Filter::default(), 10);
+        let acc: Vec<_> = b.people.iter().map(|p| (p.name.as_str(), p.accuracy)).collect();
+        assert!(acc.contains(&("Ann", Some(80.0))) && acc.contains(&("Bob", None)), "{acc:?}");
+        // Kept across the text; unknown ids refused.
+        let back = Local::from_json(&l.to_json()).unwrap();
+        assert_eq!(back.added(), 2);
+        assert!(l.set_accuracy(0, [None, None]).is_err());
+        assert!(l.set_accuracy(3, [None, None]).is_err());
+        // Past the limit the oldest are forgotten; ids are never reused.
+        for _ in 0..MAX_KEPT {
+            l.add(game(Player::person("Cy"), e(), Outcome::Draw)).unwrap();
+        }
+        assert!(l.set_accuracy(first, [Some(1.0), None]).is_err(), "forgotten");
+        let newest = l.added();
+        l.set_accuracy(newest, [Some(50.0), None]).unwrap();
     }
 }

@@ -20,7 +20,11 @@ another game set up from any form, Stop and Undo clearing the engine
 panel, the labels and sides that follow the table (a loaded game's sides
 to invite, a renamed host, a freed guest, the guest link in two browsers,
 a name the other player has refused), an engine restarted, and pages
-refused (server busy, a wrong link) whose controls are off. After each game it checks that the moves
+refused (server busy, a wrong link) whose controls are off. Then the
+review of a game (issue 42) for each game: its labels, glyphs, mistakes
+and accuracies against the engine's own `review`, a point of the graph and
+a better move against the engine's boards, Stop during a Hive review, and
+the README's picture (target/pictures; docs/ with MEEPLE_PICTURES=update). After each game it checks that the moves
 the page shows and the moves clicked are the engine's GameString, and that
 a fresh engine accepts it. Screenshots (1400x1000 and 420x900) go to --out.
 
@@ -344,7 +348,8 @@ def play_out(drivers, rng, helper, chooser, name, until=over):
 def check_game(d, st, clicked, helper, name):
     gs = st['gs']
     moves = game_moves(gs)
-    shown = [li.text for li in d.find_elements(By.CSS_SELECTOR, '#history li')]
+    # Read at once: the page redraws the list as messages come.
+    shown = js(d, "return [...document.querySelectorAll('#history li')].map((li) => li.textContent)")
     assert shown == moves, f'{name}: the page shows {shown}, the GameString has {moves}'
     for ply, mv in clicked.items():
         assert moves[ply] == mv, f'{name}: clicked {mv} at ply {ply}, the GameString has {moves[ply]}'
@@ -1063,14 +1068,219 @@ def networked_game(url, tmp, out, helper, rng):
                 pass
 
 
+# ----- issue 42: the review of a game ----------------------------------------
+
+C4_REVIEWED = 'Connect4;RedWins;Yellow[18];3;1;2;2;7;7;4;5;5;4;4;2;2;5;5;3;1;3;4;3;3;4;2;7;7;1;6;5;5;4;3;1;6;2;6'
+GLYPHS = {'inaccuracy': '?!', 'mistake': '?', 'blunder': '??'}
+
+
+def engine_review(helper, gs, limit=''):
+    """The engine's own review of `gs` (a separate process): ply lines as
+    dicts, and each side's summary."""
+    helper.cmd('newgame ' + gs)
+    plies, sides = [], []
+    for line in helper.cmd(('review ' + limit).strip()):
+        w = line.split()
+        if w[0] in ('ply', 'side'):
+            kv = dict(zip(w[0::2], w[1::2]))
+            (plies if w[0] == 'ply' else sides).append(kv)
+    return plies, sides
+
+
+def helper_board(helper, gs, moves):
+    """The engine's board after `moves` from the start of `gs`'s game."""
+    game_type = gs.split(';')[0]
+    helper.cmd('position ' + game_type + (' moves ' + ';'.join(moves) if moves else ''))
+    return json.loads(helper.cmd('board json')[-1])
+
+
+def cells(board):
+    return {c['id']: [p.get('id') for p in c.get('pieces', [])] for c in board['cells'] if c.get('pieces')}
+
+
+def judge(d, limit=None, timeout=120):
+    """Presses Review (with `limit` chosen) and waits for the whole review."""
+    if limit is not None:
+        Select(by_id(d, 'judge-limit')).select_by_value(limit)
+    press(d, 'judge-start')
+    t = time.time()
+    while True:
+        j = js(d, 'return meeple.S.judge')
+        if j and not j['running'] and j['game_no'] == state(d)['game_no']:
+            return j
+        assert time.time() - t < timeout, f'the review did not end: {message(d)} {j and j["progress"]}'
+        time.sleep(0.1)
+
+
+def check_review(d, helper, name, limit=''):
+    """The labels the page shows (the move list, its glyphs, the mistakes
+    panel, the accuracies) are the engine's review of the same game; a
+    point of the graph shows the board after its ply; a mistake shows its
+    better move on the board."""
+    st = state(d)
+    gs = st['gs']
+    moves = game_moves(gs)
+    plies, sides = engine_review(helper, gs, limit)
+    assert len(plies) == len(moves), f'{name}: {len(plies)} plies judged of {len(moves)}'
+    # What the page shows, read at once (it redraws as messages come).
+    page = js(d, """const q = (s) => [...document.querySelectorAll(s)];
+        return {items: q('#history li').map((li) => [li.dataset.label || null, li.textContent]),
+          mistakes: q('.judge-mistake').map((b) => [b.dataset.ply, b.dataset.label]),
+          acc: q('.judge-acc').map((a) => a.textContent)};""")
+    items = page['items']
+    assert len(items) == len(moves)
+    # A space of a move is `_` in the review's lines, unless `_` is the
+    # game's own (a blank of Mastermind).
+    spaces = any(' ' in m for m in moves)
+    one = lambda m: m.replace('_', ' ') if spaces else m  # noqa: E731
+    for (label, text), p, mv in zip(items, plies, moves):
+        assert label == p['label'], f'{name}: ply {p["ply"]}: the page says {label}, the engine {p["label"]}'
+        assert one(p['move']) == mv, f'{name}: the engine judged {p["move"]} for {mv}'
+        g = GLYPHS.get(p['label'], '')
+        assert text == mv + g, f'{name}: {text!r} for {p}'
+    bad = [p for p in plies if p['label'] in GLYPHS]
+    shown = [tuple(x) for x in page['mistakes']]
+    assert sorted(shown, key=lambda x: int(x[0])) == [(p['ply'], p['label']) for p in bad], f'{name}: mistakes shown {shown}'
+    for i, sd in enumerate(sides):
+        want = '–' if sd['accuracy'] == 'none' else f"{float(sd['accuracy']):.1f}"
+        assert page['acc'][i] == 'accuracy ' + want, f'{name}: side {i}: {page["acc"][i]!r}, the engine says {want}'
+    # A point of the graph: the board after that ply.
+    ply = max(1, len(moves) // 2)
+    js(d, "document.querySelector(arguments[0]).dispatchEvent(new MouseEvent('click', {bubbles: true}))",
+       f'#judge-graph .graph-pt[data-ply="{ply}"]')
+    wait_until('the board of the point', lambda: js(d, 'return meeple.S.review && meeple.S.review.ply') == ply)
+    assert by_id(d, 'board').get_attribute('data-ply') == str(ply)
+    shown_board = js(d, 'return meeple.S.review.board')
+    assert cells(shown_board) == cells(helper_board(helper, gs, moves[:ply])), f'{name}: the board after ply {ply}'
+    # A mistake: its better move on the board.
+    if bad:
+        p = next((p for p in bad if p['best'] != p['move']), None)
+        if p:
+            k = int(p['ply'])
+            js(d, f"document.querySelector('.judge-mistake[data-ply=\\'{k}\\']').click()")
+            wait_until('the better move', lambda: js(d, 'return meeple.S.better && meeple.S.better.ply') == k)
+            bt = js(d, 'return meeple.S.better')
+            best = one(p['best'])
+            assert bt['move'] == best, f'{name}: better {bt["move"]}, the engine {best}'
+            assert cells(bt['board']) == cells(helper_board(helper, gs, moves[:k - 1] + [best])), f'{name}: the better board'
+            assert best in by_id(d, 'caption').text and 'instead of' in by_id(d, 'caption').text, by_id(d, 'caption').text
+            assert d.find_elements(By.CSS_SELECTOR, '#board .marked, #board .marked-ring') or bt['board']['geometry']['kind'] == 'text', f'{name}: nothing marked'
+    log(f'{name}: review of {len(moves)} plies agrees with the engine; {len(bad)} mistakes;',
+        ' '.join(f"{sd['side']} {sd['accuracy']}" for sd in sides))
+    return plies, sides
+
+
+def review_connect4(d, out, helper, pictures):
+    """A finished Connect Four game with blunders on both sides, reviewed
+    exactly: the README's picture."""
+    setup_game(d, 'Connect4', [{'name': 'Alice'}, {'name': 'Bob'}])
+    set_up(d, C4_REVIEWED)
+    wait_for(d, lambda st: st['result'], 'the finished game')
+    assert Select(by_id(d, 'judge-limit')).first_selected_option.get_attribute('value') == '', 'exact by default'
+    j = judge(d)
+    assert j['finished'] and not j['stopped'], j
+    _, sides = check_review(d, helper, 'review-connect4')
+    wait_until('the accuracy stored', lambda: 'stored' in by_id(d, 'judge-status').text)
+    shot(d, out, 'review-connect4')
+    # The README's picture: the board, the graph and the mistakes at once.
+    js(d, """const b = [...document.querySelectorAll('.judge-mistake.blunder')].pop(); b.click();""")
+    if by_id(d, 'setup').get_attribute('open'):
+        press(d, 'setup-summary')
+    time.sleep(0.3)
+    d.execute_cdp_cmd('Emulation.setDeviceMetricsOverride', {'width': 1400, 'height': 1600, 'deviceScaleFactor': 0.7, 'mobile': False})
+    try:
+        time.sleep(0.5)
+        js(d, 'window.scrollTo(0, 0)')
+        os.makedirs(pictures, exist_ok=True)
+        png = os.path.join(pictures, 'gui-review.png')
+        by_id(d, 'center').screenshot(png)
+    finally:
+        d.execute_cdp_cmd('Emulation.clearDeviceMetricsOverride', {})
+    with open(png, 'rb') as f:
+        data = f.read()
+    assert data[:8] == b'\x89PNG\r\n\x1a\n' and 5000 < len(data) < 200_000, f'the picture: {len(data)} bytes'
+    log('picture', png, len(data), 'bytes')
+    # The README's copy is replaced when asked, as the terminal's pictures.
+    if os.environ.get('MEEPLE_PICTURES') == 'update':
+        docs = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), 'docs')
+        os.makedirs(docs, exist_ok=True)
+        shutil.copy(png, os.path.join(docs, 'gui-review.png'))
+    # The leaderboard shows each person's mean accuracy (Alice's one
+    # reviewed game so far: Red's).
+    if not by_id(d, 'leaders').get_attribute('open'):
+        d.find_element(By.CSS_SELECTOR, '#leaders summary').click()
+    Select(by_id(d, 'lb-game')).select_by_value('Connect4')
+    want = f"{float(sides[0]['accuracy']):.1f}"
+
+    def alice_acc():
+        press(d, 'lb-refresh')
+        time.sleep(0.3)
+        for r in d.find_elements(By.CSS_SELECTOR, '#lb-people tr.lb-person'):
+            if r.find_elements(By.TAG_NAME, 'td')[1].text == 'Alice':
+                return r.find_element(By.CSS_SELECTOR, '.lb-acc').text == want
+        return False
+    wait_until("Alice's accuracy on the leaderboard", alice_acc)
+
+
+def review_mastermind(d, out, helper, rng):
+    """A Mastermind game (a person breaking the engine's code) reviewed
+    exactly: guesses judged, the codemaker's feedback not."""
+    setup_game(d, 'Mastermind', [{'name': 'Alice'}, {'strategy': 'entropy'}])
+    st, clicked = play_out([d], rng, helper, lambda s: 'random', 'review-mastermind')
+    judge(d)
+    plies, _ = check_review(d, helper, 'review-mastermind')
+    assert any(p['label'] == 'none' for p in plies), plies
+    shot(d, out, 'review-mastermind')
+
+
+def review_hive(d, out, helper, rng):
+    """Hive: a game between two people reviewed so far at a fixed depth
+    (labels as the engine's); then Stop during a review at a time budget:
+    the page and the table stay in step (the next move and a new game)."""
+    setup_game(d, 'Hive', [{'name': 'Alice'}, {'name': 'Bob'}])
+    st, _ = play_out([d], rng, helper, lambda s: 'helper' if s == 0 else 'random', 'review-hive',
+                     until=lambda st: over(st) or (st and st['board'] and st['board']['ply'] >= 14))
+    assert Select(by_id(d, 'judge-limit')).first_selected_option.get_attribute('value') == 'movetime 200', 'Hive: 200 ms'
+    judge(d, 'depth 2')
+    check_review(d, helper, 'review-hive', 'depth 2')
+    shot(d, out, 'review-hive')
+    press(d, 'rev-live')
+    # Stop: the review ends with what it judged, the page says so.
+    Select(by_id(d, 'judge-limit')).select_by_value('movetime 1000')
+    press(d, 'judge-start')
+    wait_until('the review running', lambda: js(d, 'return !!(meeple.S.judge && meeple.S.judge.running && meeple.S.judge.moves.length >= 1)'))
+    assert by_id(d, 'judge-progress').is_displayed()
+    press(d, 'judge-stop')
+    wait_until('the review stopped', lambda: js(d, 'return !!(meeple.S.judge && !meeple.S.judge.running)'))
+    j = js(d, 'return meeple.S.judge')
+    assert j['stopped'] and len(j['moves']) < j['plies'], j
+    assert 'Stopped' in by_id(d, 'judge-status').text, by_id(d, 'judge-status').text
+    assert not by_id(d, 'judge-progress').is_displayed()
+    # The table is in step: the next move is played and shown, the review
+    # is gone, and a new game starts.
+    st = state(d)
+    if not over(st):
+        ply = st['board']['ply']
+        click_move(d, helper.best(st['gs']))
+        wait_for(d, lambda s: s['board']['ply'] == ply + 1, 'the move after Stop')
+        assert not message(d), message(d)
+        wait_until('the review cleared', lambda: js(d, 'return meeple.S.judge') is None)
+        helper.check(state(d)['gs'])
+    setup_game(d, 'Connect4', [{'name': 'Alice'}, {'name': 'Bob'}])
+    assert by_id(d, 'judge').get_attribute('hidden') is not None
+    log('review-hive: stopped after', len(j['moves']), 'of', j['plies'], 'plies; the table in step')
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--meeple', required=True)
     ap.add_argument('--out', required=True)
+    ap.add_argument('--pictures', default=None, help="where the README's picture goes (default: beside --out)")
     ap.add_argument('--seed', type=int, default=int(os.environ.get('MEEPLE_BROWSER_SEED', '14')))
     ap.add_argument('--only', nargs='*', help='run these steps only (debugging)')
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
+    a.pictures = a.pictures or os.path.join(os.path.dirname(os.path.abspath(a.out)), 'pictures')
     tmp = tempfile.mkdtemp(prefix='meeple-browser-')
     rng = random.Random(a.seed)
     data_dir = os.path.join(tmp, 'data')
@@ -1099,6 +1309,9 @@ def main():
                 ('leaderboard', lambda: leaderboard(d, a.out)),
                 ('pasted', lambda: pasted_other_game(d, a.out)),
                 ('stopundo', lambda: stop_undo_and_words(d, a.out)),
+                ('reviewc4', lambda: review_connect4(d, a.out, helper, a.pictures)),
+                ('reviewmm', lambda: review_mastermind(d, a.out, helper, rng)),
+                ('reviewhive', lambda: review_hive(d, a.out, helper, rng)),
             ]
             for name, step in steps:
                 if not a.only or name in a.only:

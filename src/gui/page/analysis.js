@@ -11,8 +11,10 @@ import { send } from './net.js';
 import { scoreWords } from './words.js';
 import { parseInfo } from './people.js';
 
-// The board shown: the reviewed one, or the game's.
+// The board shown: a better move of the review, the reviewed one, or the
+// game's.
 export function shownBoard() {
+  if (S.better) return S.better.board;
   return S.review ? S.review.board : S.st && S.st.board;
 }
 
@@ -36,6 +38,10 @@ export function reviewTo(ply) {
   const st = S.st;
   if (!st || !st.board) return;
   const last = st.board.ply;
+  // From a better move shown, the steps go from the position before it.
+  const from = S.better;
+  S.better = null;
+  if (from && Number.isFinite(ply)) ply = Math.min(ply, from.ply);
   ply = Math.max(0, Math.min(last, ply));
   if (ply === last) { S.review = null; S.render(); return; }
   if (ply < last - st.reviewable + 1) return;
@@ -54,11 +60,11 @@ export function renderReview() {
   if (!st || !st.board || st.board.ply === 0) { bar.hidden = true; return; }
   bar.hidden = false;
   const last = st.board.ply, at = shownPly();
-  $('review-pos').textContent = S.review ? `move ${at} of ${last}` + (S.review.move ? ` (${S.review.move})` : '') : `live: ${last} ${last === 1 ? 'move' : 'moves'}`;
+  $('review-pos').textContent = S.better ? `better move ${S.better.ply} shown` : S.review ? `move ${at} of ${last}` + (S.review.move ? ` (${S.review.move})` : '') : `live: ${last} ${last === 1 ? 'move' : 'moves'}`;
   $('rev-first').disabled = at === 0;
   $('rev-back').disabled = at === 0;
   $('rev-next').disabled = at >= last;
-  $('rev-live').disabled = !S.review;
+  $('rev-live').disabled = !S.review && !S.better;
 }
 
 export function renderAnalysis() {
@@ -66,7 +72,7 @@ export function renderAnalysis() {
   const box = clear($('analysis-out'));
   const btn = $('analyse');
   const b = shownBoard();
-  btn.disabled = !(st && b && S.role === 'host' && !over(b) && !st.analysing && !st.searching);
+  btn.disabled = !(st && b && S.role === 'host' && !over(b) && !st.analysing && !st.searching && !S.better);
   btn.textContent = st && st.analysing ? 'Analysing…' : 'Analyse this position';
   const a = S.analysis;
   if (!a || !b || a.ply !== b.ply) return;

@@ -9,6 +9,7 @@
 //   input.js     building a move by walking the move tree
 //   clocks.js    the clocks
 //   analysis.js  the analysis board, reviewing, GameStrings
+//   review.js    the engine's review of the game: graph, mistakes, accuracy
 //   setup.js     the new-game form, saves, invitations
 //   people.js    players, names, chat, results, the leaderboard
 //   words.js     scores, results and times in words
@@ -22,6 +23,7 @@ import { legend } from './bugs.js';
 import { setTree, walk, options, choose, boardChoices, renderBuilder, onLevel, findPath, wireInput } from './input.js';
 import { tickClocks } from './clocks.js';
 import { shownBoard, columnScores, renderAnalysis, renderReview, renderGameString, onReview, reviewTo, wireAnalysis } from './analysis.js';
+import { renderJudge, onGameReview, onBetter, judged, betterCaption, GLYPH, wireJudge } from './review.js';
 import { buildSetup, renderSetup, fillSaves, newGame, wireSetup } from './setup.js';
 import { renderPlayers, onInfo, renderThinking, clearThinking, renderResult, renderMatch, addChat, renderLeaderboard, askLeaderboard, wirePeople, myName, nameAccepted } from './people.js';
 
@@ -96,6 +98,8 @@ function onMessage(m) {
     case 'tree': onLevel(m); break;
     case 'review': onReview(m); break;
     case 'analysis': S.analysis = m; render(); break;
+    case 'gamereview': onGameReview(m); break;
+    case 'better': onBetter(m); break;
     case 'leaderboard': renderLeaderboard(m); break;
     case 'notice': showMessage(m.text, true); if (/^saved /.test(m.text)) send({ t: 'saves' }); break;
     case 'ok': showMessage(''); break;
@@ -108,7 +112,8 @@ function applyState(st) {
   st.me = mine();
   if (st.searching && !(prev && prev.searching && prev.searching.side === st.searching.side)) clearThinking();
   const newGame = !prev || prev.game_no !== st.game_no || st.history.length < prev.history.length;
-  if (newGame) { S.review = null; S.analysis = null; }
+  if (newGame) { S.review = null; S.analysis = null; S.judge = null; }
+  if (newGame || (prev && prev.game_string !== st.game_string)) S.better = null;
   // A new position (or a new first level) starts the move afresh; the
   // levels asked for so far are kept while the position stays.
   if (!prev || prev.game_no !== st.game_no || prev.game_string !== st.game_string || JSON.stringify(prev.tree) !== JSON.stringify(st.tree)) setTree(st.tree);
@@ -135,6 +140,7 @@ function draw() {
   renderMatch();
   renderReview();
   renderAnalysis();
+  renderJudge();
   renderGameString();
   renderThinking();
   tickClocks();
@@ -154,7 +160,8 @@ function draw() {
     return;
   }
   let caption = b.caption || `${b.sides[b.turn]} to move`;
-  if (S.review) caption = `Reviewing: ${caption}`;
+  if (S.better) caption = betterCaption() || caption;
+  else if (S.review) caption = `Reviewing: ${caption}`;
   else if (st.result) caption = st.result.text;
   else if (st.paused && !over(b) && st.players[b.turn].kind === 'engine') {
     // Stopped, undone to the engine's move, or its engine restarted: say
@@ -164,7 +171,7 @@ function draw() {
   else if (st.paused && !over(b)) caption += ' (paused)';
   $('caption').textContent = caption;
   $('caption').dataset.state = st.result ? 'over' : b.state;
-  const opts = S.review ? [] : options();
+  const opts = S.review || S.better ? [] : options();
   const building = myTurn() && S.path.length > 0;
   const taken = S.anim && !building ? S.anim.taken : (myTurn() ? walk(S.tree, S.path).taken : []);
   const selectable = boardChoices(opts);
@@ -195,10 +202,16 @@ function renderHistory() {
   const st = S.st;
   const ol = clear($('history'));
   if (!st) return;
-  const at = S.review ? S.review.ply : st.history.length;
+  const at = S.better ? S.better.ply - 1 : S.review ? S.review.ply : st.history.length;
   st.history.forEach((m, i) => {
-    const li = h('li', { tabindex: 0, onclick: () => reviewTo(i + 1), onkeydown: (e) => { if (e.key === 'Enter') reviewTo(i + 1); } }, m);
-    if (i + 1 === at) li.className = 'last';
+    // The review's judgement: the glyph and the label's colour.
+    const j = judged(i + 1);
+    const glyph = j && GLYPH[j.label];
+    const li = h('li', { tabindex: 0, onclick: () => reviewTo(i + 1), onkeydown: (e) => { if (e.key === 'Enter') reviewTo(i + 1); },
+      'data-label': j ? j.label : null, title: j ? j.label + (j.best && j.best !== j.move ? ` (better: ${j.best})` : '') : null },
+      m, glyph ? h('span', { class: 'glyph' }, glyph) : null);
+    if (j) li.classList.add('j-' + j.label);
+    if (i + 1 === at) li.classList.add('last');
     ol.appendChild(li);
   });
   const cur = ol.querySelector('.last');
@@ -251,6 +264,7 @@ window.addEventListener('DOMContentLoaded', () => {
   wireSetup();
   wirePeople();
   wireAnalysis((gs) => newGame(gs));
+  wireJudge();
   window.addEventListener('hashchange', () => location.reload());
   renderControls();
   setInterval(tickClocks, 200);

@@ -164,7 +164,7 @@ function drawHex(el, b, o, taken, chosenPieces, chosenCells, bind) {
         const t = svg('text', { x: cx, y: cy + s * 0.2, 'text-anchor': 'middle', 'font-size': s * 0.62, fill: textColour(top.colour) }, g);
         t.textContent = top.label;
       }
-      if (c.marked) svg('polygon', { points: hexPoints(cx, cy, s * 0.9), fill: 'none', stroke: '#ffb74d', 'stroke-width': 2.5, 'stroke-dasharray': '5 3' }, g);
+      if (c.marked) svg('polygon', { points: hexPoints(cx, cy, s * 0.9), class: 'marked-ring', fill: 'none', stroke: '#ffb74d', 'stroke-width': 2.5, 'stroke-dasharray': '5 3' }, g);
     } else {
       svg('polygon', { points: hexPoints(cx, cy, s * 0.96), fill: ghost ? ghost.colour : '#ffffff08', stroke: '#ffffff22', 'stroke-width': 1, opacity: ghost ? 0.6 : 1 }, g);
       if (ghost && ghost.kind) drawBug(svg('g', { opacity: 0.7 }, g), cx, cy, s * 0.7, ghost.kind, ghost.name);
@@ -210,6 +210,7 @@ function drawRows(el, b, taken, bind) {
     if (p) pieceCircle(g, cx, cy, s * 0.36, p);
     else if (ghost) pieceCircle(g, cx, cy, s * 0.36, ghost);
     else svg('circle', { cx, cy, r: s * 0.16, fill: '#2d1f1a' }, g);
+    if (c.marked) svg('circle', { cx, cy, r: s * 0.44, class: 'marked', fill: 'none' }, g);
     bind(g, c);
   }
   for (const m of b.marks || []) {

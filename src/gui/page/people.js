@@ -159,10 +159,16 @@ export function askLeaderboard() {
 
 // The header of a leaderboard table: short column names (the sidebar is
 // narrow), the whole word on hover.
-function lbHead(first) {
-  const counts = [['W', 'won'], ['L', 'lost'], ['D', 'drawn'], ['Games', 'games played']];
+function lbHead(first, more) {
+  const counts = [['W', 'won'], ['L', 'lost'], ['D', 'drawn'], ['Games', 'games played']].concat(more || []);
   return h('tr', {}, first.map((x) => h('th', {}, x))
     .concat(counts.map(([x, title]) => h('th', { title }, x))));
+}
+
+// A person's mean accuracy over their reviewed games, if any.
+function accuracyCell(p) {
+  const a = typeof p.accuracy === 'number' ? p.accuracy.toFixed(1) : '–';
+  return h('td', { class: 'lb-acc', title: p.reviewed ? `over ${p.reviewed} reviewed ${p.reviewed === 1 ? 'game' : 'games'}` : 'no game reviewed' }, a);
 }
 
 export function renderLeaderboard(m) {
@@ -175,9 +181,10 @@ export function renderLeaderboard(m) {
   for (const o of m.opponents || []) vs.appendChild(h('option', { value: o.vs }, 'against ' + o.label));
   vs.value = [...vs.options].some((o) => o.value === keep) ? keep : '';
   const people = clear($('lb-people'));
-  people.appendChild(lbHead(['#', 'Name']));
+  people.appendChild(lbHead(['#', 'Name'], [['Acc', 'mean accuracy in reviewed games (0 to 100)']]));
   (m.people || []).forEach((p, i) => people.appendChild(h('tr', { class: 'lb-person' },
-    h('td', {}, `${i + 1}`), h('td', {}, p.name), h('td', {}, `${p.wins}`), h('td', {}, `${p.losses}`), h('td', {}, `${p.draws}`), h('td', {}, `${p.games}`))));
+    h('td', {}, `${i + 1}`), h('td', {}, p.name), h('td', {}, `${p.wins}`), h('td', {}, `${p.losses}`), h('td', {}, `${p.draws}`), h('td', {}, `${p.games}`),
+    accuracyCell(p))));
   const engines = clear($('lb-engines'));
   engines.appendChild(lbHead(['Engine', 'Level']));
   for (const e of m.engines || []) engines.appendChild(h('tr', { class: 'lb-engine' },

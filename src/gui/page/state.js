@@ -12,6 +12,8 @@ export const S = {
   info: {}, infoSide: null,
   analysis: null,    // the last analysis
   review: null,      // {ply, board, move} while reviewing a past position
+  judge: null,       // the engine's review of the game (the last `gamereview`)
+  better: null,      // {ply, move, board}: a better move of the review shown
   stateAt: Date.now(), // when the last state came (clocks count from it)
   link: {},
   leaderboard: null,
@@ -27,7 +29,7 @@ export function over(board) {
 // True when this browser may move now.
 export function myTurn() {
   const st = S.st;
-  if (!st || !st.board || !S.tree || st.searching || st.result || S.review) return false;
+  if (!st || !st.board || !S.tree || st.searching || st.result || S.review || S.better) return false;
   const b = st.board;
   if (over(b)) return false;
   return st.me.you.includes(b.turn) && st.players[b.turn].kind !== 'engine';

@@ -160,7 +160,10 @@ impl Recorder {
 
     /// Runs a write on a blocking thread; a leaderboard read before it is
     /// out of date once it is done.
-    async fn write(&self, f: impl FnOnce(&Path) -> Stored + Send + 'static) -> Result<Stored, String> {
+    async fn write<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Path) -> T + Send + 'static,
+    ) -> Result<T, String> {
         let permit = self.writes.clone().acquire_owned().await.map_err(|e| e.to_string())?;
         let dir = self.data_dir.clone();
         let r = tokio::task::spawn_blocking(move || {
@@ -184,6 +187,19 @@ impl Recorder {
         seats: [(String, Player); 2],
         end: &End,
     ) -> String {
+        self.game_with_id(family, game_type, game_string, seats, end).await.0
+    }
+
+    /// [`Recorder::game`], with the game's id in the database if it is
+    /// there now (not when it is only kept for later, or not recorded).
+    pub async fn game_with_id(
+        &self,
+        family: &str,
+        game_type: &str,
+        game_string: &str,
+        seats: [(String, Player); 2],
+        end: &End,
+    ) -> (String, Option<i64>) {
         let [(s0, p0), (s1, p1)] = seats;
         let rec = GameRecord {
             when: SystemTime::now(),
@@ -195,7 +211,26 @@ impl Recorder {
             ending: end.ending,
             place: Place::Gui,
         };
-        said(self.write(move |dir| results::store(dir, &Contest::Game(rec))).await, "the game")
+        let r = self.write(move |dir| results::store(dir, &Contest::Game(rec))).await;
+        let id = r.as_ref().ok().and_then(Stored::id);
+        (said(r, "the game"), id)
+    }
+
+    /// Sets each seat's accuracy (a review's) on the game recorded as
+    /// `game_id`; what became of it in words. To be awaited outside a
+    /// table's task.
+    pub async fn accuracy(&self, game_id: i64, accuracy: [Option<f64>; 2]) -> String {
+        let r = self
+            .write(move |dir| Results::open(dir).and_then(|mut db| db.set_accuracy(game_id, accuracy)))
+            .await
+            .and_then(|x| x);
+        match r {
+            Ok(()) => "each side's accuracy is stored with the game's result".to_string(),
+            Err(e) => {
+                log::warn!("gui: results: accuracy of game {game_id}: {e}");
+                format!("the accuracy was not stored: {e}")
+            }
+        }
     }
 
     /// Writes a finished match with its rounds; what became of it in

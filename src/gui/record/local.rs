@@ -120,6 +120,41 @@ impl Recorder {
         self.keep(Kept::Game(rec), "the game")
     }
 
+    /// [`Recorder::game`], with the game's id among the kept results if it
+    /// was kept.
+    pub async fn game_with_id(
+        &self,
+        family: &str,
+        game_type: &str,
+        game_string: &str,
+        seats: [(String, Player); 2],
+        end: &End,
+    ) -> (String, Option<i64>) {
+        let before = self.results().added();
+        let said = self.game(family, game_type, game_string, seats, end).await;
+        let after = self.results().added();
+        (said, (after != before).then_some(after as i64))
+    }
+
+    /// Sets each seat's accuracy (a review's) on the game kept as
+    /// `game_id`; what became of it in words.
+    pub async fn accuracy(&self, game_id: i64, accuracy: [Option<f64>; 2]) -> String {
+        if let Some(e) = &self.damaged {
+            return format!("the accuracy was not stored: {e}");
+        }
+        let mut kept = self.results();
+        let before = kept.clone();
+        if let Err(e) = kept.set_accuracy(game_id as u64, accuracy) {
+            return format!("the accuracy was not stored: {e}");
+        }
+        if write_results(&kept.to_json()) {
+            "each side's accuracy is stored with the game's result".to_string()
+        } else {
+            *kept = before;
+            "the accuracy was not stored: the browser's storage is full or refused".to_string()
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub async fn matched(
         &self,

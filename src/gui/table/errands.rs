@@ -22,8 +22,12 @@ const DONE_QUEUE: usize = 64;
 pub enum Done {
     /// The leaderboard a browser asked for: the message's text, or why not.
     Leaderboard { client: u64, reply: Result<Arc<str>, String> },
-    /// What became of game `game_no`'s record (or its match's), in words.
-    Recorded { game_no: u64, said: String },
+    /// What became of game `game_no`'s record (or its match's), in words,
+    /// and the game's id in the database if it is there now (a match's
+    /// record has none).
+    Recorded { game_no: u64, said: String, id: Option<i64> },
+    /// What became of the accuracy of game `game_no` (its review's).
+    Accuracy { game_no: u64, said: String },
 }
 
 /// What a leaderboard request comes to at once.
@@ -107,8 +111,8 @@ impl Errands {
         let (results, tx) = (results.clone(), self.tx.clone());
         rt::spawn(async move {
             let [family, game_type, game_string] = kind;
-            let said = results.game(&family, &game_type, &game_string, seats, &end).await;
-            let _ = tx.send(Done::Recorded { game_no, said }).await;
+            let (said, id) = results.game_with_id(&family, &game_type, &game_string, seats, &end).await;
+            let _ = tx.send(Done::Recorded { game_no, said, id }).await;
         });
     }
 
@@ -119,7 +123,17 @@ impl Errands {
             let said = results
                 .matched(&m.family, &m.game_type, m.players, m.planned, &m.rounds, m.result, Ending::Normal)
                 .await;
-            let _ = tx.send(Done::Recorded { game_no, said }).await;
+            let _ = tx.send(Done::Recorded { game_no, said, id: None }).await;
+        });
+    }
+
+    /// Stores the accuracy of game `game_no`, recorded as `id`, in a task
+    /// of its own.
+    pub fn store_accuracy(&self, results: &Arc<Recorder>, game_no: u64, id: i64, accuracy: [Option<f64>; 2]) {
+        let (results, tx) = (results.clone(), self.tx.clone());
+        rt::spawn(async move {
+            let said = results.accuracy(id, accuracy).await;
+            let _ = tx.send(Done::Accuracy { game_no, said }).await;
         });
     }
 }

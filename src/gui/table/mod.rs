@@ -18,7 +18,8 @@
 //! The table's parts, each with its own state: [`msg`] (what browsers
 //! ask), [`lineup`] (who plays each side), [`game`] (the game as the engine
 //! shows it; [`boards`] its boards for reviewing), [`turn`] (the engines'
-//! moves), [`analysis`] (the analysis board and reviewing), [`waiting`]
+//! moves), [`analysis`] (the analysis board and reviewing), [`review`]
+//! (the engine's judgement of every move), [`waiting`]
 //! (replies awaited for one browser), [`errands`] (the database's work,
 //! off this task) and [`view`] (the state message); the clocks, the match
 //! of rounds, the results and the room are the GUI's own rooms
@@ -40,6 +41,7 @@ pub mod errands;
 pub mod game;
 pub mod lineup;
 pub mod msg;
+pub mod review;
 pub mod turn;
 pub mod view;
 pub mod waiting;
@@ -70,6 +72,7 @@ use analysis::{Allowed, Analysis};
 use errands::{Asked, Done, Errands, MatchDone};
 use game::{Game, Played};
 use lineup::{Lineup, Setup};
+use review::Review;
 use turn::{Search, Turns};
 use view::View;
 use waiting::{Waiting, check_prefix, one_word};
@@ -115,6 +118,12 @@ pub struct Table {
     rounds: Option<Rounds>,
     turns: Turns,
     analysis: Option<Analysis>,
+    /// The review of the game (running, or done and shown).
+    review: Option<Review>,
+    /// The last game recorded: its number at this table and its id in
+    /// the database (none if it is not there now), for its review's
+    /// accuracy.
+    recorded_id: Option<(u64, Option<i64>, String)>,
     waiting: HashMap<Id, Waiting>,
     /// Move-tree levels asked for by a person, and when (the wait is
     /// given back to the person's clock).
@@ -142,6 +151,8 @@ impl Table {
             rounds: None,
             turns: Turns::default(),
             analysis: None,
+            review: None,
+            recorded_id: None,
             waiting: HashMap::new(),
             levels_asked: HashMap::new(),
             errands: Errands::default(),
@@ -260,6 +271,9 @@ impl Table {
                     "networked": self.cfg.networked});
                 self.out.push(Out::To(id, welcome));
                 self.out.push(Out::StateTo(id));
+                if let Some(r) = &self.review {
+                    self.out.push(Out::To(id, r.to_json()));
+                }
                 // The guest's link opened in another browser: that one has
                 // the seat, the ones before watch, and each is told.
                 if !joined.demoted.is_empty() {
@@ -301,6 +315,7 @@ impl Table {
                     m,
                     ClientMsg::Tree { .. }
                         | ClientMsg::Review { .. }
+                        | ClientMsg::Better { .. }
                         | ClientMsg::Leaderboard { .. }
                         | ClientMsg::Saves
                 );
@@ -351,8 +366,25 @@ impl Table {
             }
             ClientMsg::Analyze { ply } => {
                 host_only()?;
+                if self.review.as_ref().is_some_and(Review::running) {
+                    return Err("the game is being reviewed: stop the review first".into());
+                }
                 self.analyze(ply).await?;
             }
+            ClientMsg::Judge { limit } => {
+                if role == Role::Spectator {
+                    return Err("spectators watch a review: the players start it".into());
+                }
+                self.start_review(&limit).await?;
+            }
+            ClientMsg::JudgeStop => {
+                if role == Role::Spectator {
+                    return Err("spectators watch a review: the players stop it".into());
+                }
+                let r = self.review.as_mut().filter(|r| r.running()).ok_or("no review is running")?;
+                r.stop(&mut self.engine).await?;
+            }
+            ClientMsg::Better { ply } => self.better(id, ply).await?,
             ClientMsg::Play { mv } => {
                 let turn = self.turn().ok_or("no game in progress")?;
                 if self.turns.search.is_some() {
@@ -397,6 +429,9 @@ impl Table {
                 host_only()?;
                 self.turns.pause(&mut self.engine).await?;
                 self.halt_analysis().await;
+                if let Some(r) = &mut self.review {
+                    r.stop(&mut self.engine).await?;
+                }
                 if let Some(g) = &mut self.game {
                     g.clocks.stop(Instant::now());
                 }
@@ -404,6 +439,10 @@ impl Table {
             }
             ClientMsg::Resume => {
                 host_only()?;
+                // The engine moves after the review, which ends now.
+                if let Some(r) = &mut self.review {
+                    r.stop(&mut self.engine).await?;
+                }
                 self.turns.paused = false;
                 if let Some(g) = &mut self.game {
                     g.note = None;
@@ -565,6 +604,7 @@ impl Table {
     /// Starts the game of the current round.
     async fn start_round(&mut self) -> Result<(), String> {
         let s = self.lineup.setup.clone().ok_or("no game set up")?;
+        self.drop_review().await;
         if s.family == rounds::FAMILY {
             let maker_is_person = !self.lineup.player(1).is_engine();
             let chosen =
@@ -668,10 +708,12 @@ impl Table {
         }
     }
 
-    /// Stops a running search (its move is dropped) and any analysis.
+    /// Stops a running search (its move is dropped), any analysis, and
+    /// the game's review (the game is about to change).
     async fn halt(&mut self) {
         self.turns.halt(&mut self.engine, self.game.as_mut()).await;
         self.halt_analysis().await;
+        self.drop_review().await;
     }
 
     /// The side to move, `None` without a game or once it is over.
@@ -783,10 +825,18 @@ impl Table {
             Done::Leaderboard { client, reply: Err(e) } => {
                 self.out.push(Out::To(client, json!({"t": "error", "text": e})));
             }
-            Done::Recorded { game_no, said } => {
+            Done::Recorded { game_no, said, id } => {
+                self.recorded_id = Some((game_no, id, said.clone()));
                 if let Some(g) = self.game.as_mut().filter(|_| self.game_no == game_no) {
                     g.recorded = Some(said);
                     self.out.push(Out::State);
+                }
+                self.store_accuracy();
+            }
+            Done::Accuracy { game_no, said } => {
+                if let Some(r) = self.review.as_mut().filter(|r| r.game_no == game_no) {
+                    r.stored = Some(said);
+                    self.out.push(Out::All(r.to_json()));
                 }
             }
         }
@@ -848,6 +898,11 @@ impl Table {
                 } else if let Some(a) = self.analysis.as_mut().filter(|a| a.id == Some(id)) {
                     let m = a.on_line(line);
                     self.out.push(Out::All(m));
+                } else if let Some(r) = self.review.as_mut().filter(|r| r.id == Some(id)) {
+                    r.on_line(&line);
+                    // Each message has the whole review: one a browser
+                    // behind skips loses nothing.
+                    self.out.push(Out::Info(r.to_json()));
                 }
             }
             EngineEvent::Done { id, reply } => {
@@ -857,6 +912,12 @@ impl Table {
                     let a = self.analysis.as_mut().expect("checked");
                     if a.on_done(&mut self.engine, reply).await {
                         self.finish_analysis().await;
+                    }
+                } else if let Some(r) = self.review.as_mut().filter(|r| r.id == Some(id)) {
+                    r.on_done(reply);
+                    self.store_accuracy();
+                    if let Some(r) = &self.review {
+                        self.out.push(Out::All(r.to_json()));
                     }
                 } else if let Some(w) = self.waiting.remove(&id) {
                     let client = w.client();
@@ -913,6 +974,9 @@ impl Table {
         self.turns.search = None;
         self.turns.next_at = None;
         self.analysis = None;
+        if self.review.take().is_some() {
+            self.out.push(Out::All(review::cleared()));
+        }
         self.levels_asked.clear();
         for (_, w) in std::mem::take(&mut self.waiting) {
             let client = w.client();
@@ -1000,6 +1064,96 @@ impl Table {
         self.out.push(Out::All(m));
     }
 
+    /// A player's Review: the engine judges every move of the game so
+    /// far. An engine about to move waits for it (its turn is paused).
+    async fn start_review(&mut self, limit: &str) -> Result<(), String> {
+        review::parse_limit(limit)?;
+        let g = self.game.as_ref().ok_or("no game to review")?;
+        if g.ply() == 0 {
+            return Err("no move to review yet".into());
+        }
+        if self.review.as_ref().is_some_and(Review::running) {
+            return Err("a review is running: stop it first".into());
+        }
+        if self.lineup.host_side().is_some() && g.end.is_none() {
+            return Err("a game between people over the network is reviewed once it is over".into());
+        }
+        if self.turns.search.is_some() || self.turns.engine_to_move(Some(g), &self.lineup) {
+            self.turns.pause(&mut self.engine).await?;
+            if let Some(g) = &mut self.game {
+                g.clocks.stop(Instant::now());
+            }
+            self.note("Paused for the review: press Resume to let the engine move");
+        }
+        self.halt_analysis().await;
+        let g = self.game.as_ref().ok_or("no game to review")?;
+        let r = Review::start(&mut self.engine, self.game_no, g, limit).await?;
+        self.out.push(Out::All(r.to_json()));
+        self.review = Some(r);
+        self.out.push(Out::State);
+        Ok(())
+    }
+
+    /// Cancels the review (its reply is dropped) and clears it from the
+    /// browsers: the game is about to change.
+    async fn drop_review(&mut self) {
+        let Some(r) = self.review.take() else { return };
+        if r.running() {
+            let _ = self.engine.send("stop", false).await;
+        }
+        self.out.push(Out::All(review::cleared()));
+    }
+
+    /// A complete review of a finished game: each side's accuracy is
+    /// stored with the game's record, once both are known (the record is
+    /// written off the table's task), and never with another game's.
+    fn store_accuracy(&mut self) {
+        let Some(r) = self.review.as_mut().filter(|r| !r.storing) else { return };
+        let Some(acc) = r.accuracy() else { return };
+        let Some((game_no, id, said)) = self.recorded_id.clone().filter(|(n, ..)| *n == r.game_no) else {
+            return;
+        };
+        r.storing = true;
+        match id {
+            Some(id) if self.rounds.is_none() => {
+                self.errands.store_accuracy(&self.cfg.results, game_no, id, acc)
+            }
+            Some(_) => r.stored = Some("a round of a match: its accuracy is not stored".into()),
+            None => r.stored = Some(format!("the accuracy is not stored: {said}")),
+        }
+    }
+
+    /// The board before ply `ply` with the review's better move played,
+    /// for one browser (the engine sets it up and puts the game back).
+    async fn better(&mut self, client: u64, ply: usize) -> Result<(), String> {
+        let r = self.review.as_ref().filter(|r| r.game_no == self.game_no).ok_or("no review of this game")?;
+        if r.running() {
+            return Err("the better moves are shown once the review is done".into());
+        }
+        if self.turns.search.is_some() || self.analysis.is_some() {
+            return Err("the engine is busy: try again once it has moved".into());
+        }
+        let best = r.better_move(ply).ok_or("that move was the best")?;
+        let g = self.game.as_ref().ok_or("no game")?;
+        let line = review::better_position(g, ply, &best)?;
+        let gs = g.game_string.clone();
+        let before = g.board_at(ply - 1);
+        let board = match self.engine.call(&line).await {
+            Ok(_) => Ok(game::read_board(&mut self.engine).await),
+            Err(e) => Err(e.to_string()),
+        };
+        if let Err(e) = self.engine.call(&format!("position {gs}")).await {
+            log::warn!("gui: putting the game back after a better move: {e}");
+        }
+        let board = board?;
+        self.out.push(Out::To(
+            client,
+            json!({"t": "better", "ply": ply, "move": best, "board": board,
+            "before": before, "game_no": self.game_no}),
+        ));
+        Ok(())
+    }
+
     async fn ask_tree(
         &mut self,
         id: u64,
@@ -1014,6 +1168,10 @@ impl Table {
             return Err("not your move".into());
         }
         check_prefix(&prefix)?;
+        // Its reply would wait for the review's.
+        if self.review.as_ref().is_some_and(Review::running) {
+            return Err("the game is being reviewed: stop the review to move".into());
+        }
         let eid = self.engine.send(&format!("movetree json level {}", prefix.join(" ")), false).await?;
         self.waiting.insert(eid, Waiting::Tree { client: id, ply, prefix });
         self.levels_asked.insert(eid, at);

@@ -139,6 +139,18 @@ pub enum ClientMsg {
     Review {
         ply: usize,
     },
+    /// Judge every move of the game so far (the engine's `review`), each
+    /// position within `limit` (`movetime 200`; empty: the game's own).
+    Judge {
+        #[serde(default)]
+        limit: String,
+    },
+    /// Stop the review running (what it judged stays).
+    JudgeStop,
+    /// The board before ply `ply` with the review's better move played.
+    Better {
+        ply: usize,
+    },
     Leaderboard {
         #[serde(default)]
         game: Option<String>,
@@ -173,6 +185,10 @@ mod tests {
         assert!(serde_json::from_str::<ClientMsg>(r#"{"t":"rm -rf"}"#).is_err());
         let m: ClientMsg = serde_json::from_str(r#"{"t":"tree","ply":3,"prefix":["1","2"]}"#).unwrap();
         assert_eq!(m, ClientMsg::Tree { ply: 3, prefix: vec!["1".into(), "2".into()] });
+        let m: ClientMsg = serde_json::from_str(r#"{"t":"judge","limit":"movetime 200"}"#).unwrap();
+        assert_eq!(m, ClientMsg::Judge { limit: "movetime 200".into() });
+        let m: ClientMsg = serde_json::from_str(r#"{"t":"judgestop"}"#).unwrap();
+        assert_eq!(m, ClientMsg::JudgeStop);
     }
 
     #[test]
