@@ -125,6 +125,18 @@ def by_id(d, i):
     return d.find_element(By.ID, i)
 
 
+def fresh(read, tries=50):
+    """What `read` reads from the page, read again when the page redrew
+    the elements between finding them and reading them (a redraw, not a
+    failure)."""
+    for _ in range(tries - 1):
+        try:
+            return read()
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    return read()
+
+
 def set_up(d, game_string):
     """Pastes a GameString into "Set up a position" (opened if folded)."""
     if not by_id(d, 'paste-box').get_attribute('open'):
@@ -137,9 +149,12 @@ def set_up(d, game_string):
 def press(d, i):
     """Clicks a button after scrolling it to the middle of the window (the
     sticky top bar may cover one WebDriver thinks is in view)."""
-    el = by_id(d, i)
-    js(d, "arguments[0].scrollIntoView({block: 'center'})", el)
-    el.click()
+    def click():
+        el = by_id(d, i)
+        js(d, "arguments[0].scrollIntoView({block: 'center'})", el)
+        el.click()
+
+    fresh(click)
 
 
 def state(d):
@@ -731,10 +746,12 @@ def connect4_analysis(d, out, helper):
     while not d.find_elements(By.ID, 'column-scores'):
         assert time.time() - t < 30, 'no column scores'
         time.sleep(0.1)
-    shown = by_id(d, 'column-scores').text.split()
+    shown = fresh(lambda: by_id(d, 'column-scores').text.split())
     expected = helper.analyze(pos).split()
     assert shown == expected, f'the page shows {shown}, analyze says {expected}'
-    over_board = [g.get_attribute('data-score') for g in d.find_elements(By.CSS_SELECTOR, '#board .col-score')]
+    over_board = fresh(
+        lambda: [g.get_attribute('data-score') for g in d.find_elements(By.CSS_SELECTOR, '#board .col-score')]
+    )
     assert over_board == expected, over_board
     t = time.time()
     while not d.find_elements(By.ID, 'best-move'):
@@ -748,7 +765,7 @@ def connect4_analysis(d, out, helper):
     wait_for(d, lambda st: js(d, 'return meeple.S.review && meeple.S.review.ply') == 0, 'the start')
     d.find_element(By.TAG_NAME, 'body').send_keys('\ue014')  # arrow right
     wait_for(d, lambda st: js(d, 'return meeple.S.review && meeple.S.review.ply') == 1, 'one move on')
-    assert 'Reviewing' in by_id(d, 'caption').text
+    assert 'Reviewing' in fresh(lambda: by_id(d, 'caption').text)
     press(d, 'rev-live')
     wait_for(d, lambda st: js(d, 'return meeple.S.review') is None, 'back to the game')
     log('connect4 analysis:', ' '.join(shown))
@@ -1316,7 +1333,13 @@ def main():
             for name, step in steps:
                 if not a.only or name in a.only:
                     t = time.time()
-                    step()
+                    try:
+                        step()
+                    except StaleElementReferenceException as e:
+                        # The page redrew what the step was reading: the
+                        # step begins again (each sets up its own game).
+                        log(f'-- {name}: the page redrew an element being read ({e.msg}); again')
+                        step()
                     log(f'-- {name}: {time.time() - t:.0f} s')
         finally:
             d.quit()
