@@ -10,7 +10,7 @@
 
 use serde_json::{Value, json};
 
-use crate::results::{Board, Ending, Filter, Opponent, Outcome, Player};
+use crate::results::{Board, Ending, Filter, GameRecord, Opponent, Outcome, Place, Player, Seat};
 
 #[cfg(not(target_arch = "wasm32"))]
 mod database;
@@ -85,6 +85,27 @@ pub fn player(person: Option<&str>, strategy: &str, level: &str) -> Player {
     match person {
         Some(n) => Player::person(n),
         None => Player::engine(strategy, level),
+    }
+}
+
+/// The record of a finished game played at a GUI table, at `when`.
+pub fn game_record(
+    kind: [&str; 3],
+    seats: [(String, Player); 2],
+    end: &End,
+    when: std::time::SystemTime,
+) -> GameRecord {
+    let [family, game_type, game_string] = kind;
+    let [(s0, p0), (s1, p1)] = seats;
+    GameRecord {
+        when,
+        family: family.to_string(),
+        game_type: game_type.to_string(),
+        game_string: game_string.to_string(),
+        seats: [Seat::new(&s0, p0), Seat::new(&s1, p1)],
+        result: end.outcome,
+        ending: end.ending,
+        place: Place::Gui,
     }
 }
 

@@ -12,11 +12,10 @@ use serde_json::Value;
 use tokio::sync::{Semaphore, watch};
 
 use crate::results::{
-    self, Contest, DEFAULT_TOP, Ending, Filter, GameRecord, MatchRecord, Outcome, Place, Player, Results,
-    Round, Seat, Stored,
+    self, Contest, DEFAULT_TOP, Ending, Filter, MatchRecord, Outcome, Place, Player, Results, Round, Stored,
 };
 
-use super::{End, filter_of, leaderboard_json};
+use super::{End, filter_of, game_record, leaderboard_json};
 use crate::gui::rounds::RoundDone;
 
 /// Leaderboards kept (one per filter asked for), the least used forgotten
@@ -177,40 +176,16 @@ impl Recorder {
         r
     }
 
-    /// Writes a finished game; what became of it in words. To be awaited
-    /// outside a table's task.
+    /// Writes a finished game; what became of it in words, and the game's
+    /// id in the database if it is there now (not when it is only kept for
+    /// later, or not recorded). To be awaited outside a table's task.
     pub async fn game(
         &self,
-        family: &str,
-        game_type: &str,
-        game_string: &str,
-        seats: [(String, Player); 2],
-        end: &End,
-    ) -> String {
-        self.game_with_id(family, game_type, game_string, seats, end).await.0
-    }
-
-    /// [`Recorder::game`], with the game's id in the database if it is
-    /// there now (not when it is only kept for later, or not recorded).
-    pub async fn game_with_id(
-        &self,
-        family: &str,
-        game_type: &str,
-        game_string: &str,
+        kind: [&str; 3],
         seats: [(String, Player); 2],
         end: &End,
     ) -> (String, Option<i64>) {
-        let [(s0, p0), (s1, p1)] = seats;
-        let rec = GameRecord {
-            when: SystemTime::now(),
-            family: family.to_string(),
-            game_type: game_type.to_string(),
-            game_string: game_string.to_string(),
-            seats: [Seat::new(&s0, p0), Seat::new(&s1, p1)],
-            result: end.outcome,
-            ending: end.ending,
-            place: Place::Gui,
-        };
+        let rec = game_record(kind, seats, end, SystemTime::now());
         let r = self.write(move |dir| results::store(dir, &Contest::Game(rec))).await;
         let id = r.as_ref().ok().and_then(Stored::id);
         (said(r, "the game"), id)
@@ -334,12 +309,13 @@ mod tests {
         };
         // Kept until a result is written.
         assert!(r.kept(None, Some(" ".into())).is_some());
-        let said = r
-            .game("Connect4", "Connect4", "Connect4;RedWins;Yellow[4];4;4;4;4;4;4;4", seats("Ann"), &end)
+        let (said, id) = r
+            .game(["Connect4", "Connect4", "Connect4;RedWins;Yellow[4];4;4;4;4;4;4;4"], seats("Ann"), &end)
             .await;
         assert_eq!(said, "the game is on the leaderboard");
+        assert!(id.is_some(), "a game in the database has its id");
         assert!(r.kept(None, None).is_none());
-        r.game("Connect4", "Connect4", "Connect4;RedWins;Yellow[4]", seats("Bob"), &end).await;
+        r.game(["Connect4", "Connect4", "Connect4;RedWins;Yellow[4]"], seats("Bob"), &end).await;
         let b = parse(r.leaderboard(Some("Connect4".into()), None).await);
         assert_eq!(b["people"][0]["name"], "Ann");
         assert_eq!(b["people"][0]["wins"], 1);
@@ -368,7 +344,7 @@ mod tests {
         let end = End::of_board(&json!({"state": "RedWins", "sides": ["Red", "Yellow"]})).unwrap();
         let seats =
             [("Red".to_string(), Player::person("Ann")), ("Yellow".to_string(), Player::person("Bob"))];
-        r.game("Connect4", "Connect4", "Connect4;RedWins;Yellow[4]", seats, &end).await;
+        r.game(["Connect4", "Connect4", "Connect4;RedWins;Yellow[4]"], seats, &end).await;
         let asks: Vec<_> = (0..20)
             .map(|_| {
                 let r = r.clone();

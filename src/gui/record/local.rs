@@ -10,11 +10,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use wasm_bindgen::prelude::*;
 
 use crate::results::local::{Kept, Local};
-use crate::results::{
-    DEFAULT_TOP, Ending, Filter, GameRecord, MatchRecord, Outcome, Place, Player, Round, Seat,
-};
+use crate::results::{DEFAULT_TOP, Ending, Filter, MatchRecord, Outcome, Place, Player, Round};
 
-use super::{End, filter_of, leaderboard_json};
+use super::{End, filter_of, game_record, leaderboard_json};
 use crate::gui::rounds::RoundDone;
 
 #[wasm_bindgen]
@@ -98,40 +96,16 @@ impl Recorder {
         }
     }
 
+    /// Keeps a finished game; what became of it in words, and the game's
+    /// id among the kept results if it was kept.
     pub async fn game(
         &self,
-        family: &str,
-        game_type: &str,
-        game_string: &str,
-        seats: [(String, Player); 2],
-        end: &End,
-    ) -> String {
-        let [(s0, p0), (s1, p1)] = seats;
-        let rec = GameRecord {
-            when: now(),
-            family: family.to_string(),
-            game_type: game_type.to_string(),
-            game_string: game_string.to_string(),
-            seats: [Seat::new(&s0, p0), Seat::new(&s1, p1)],
-            result: end.outcome,
-            ending: end.ending,
-            place: Place::Gui,
-        };
-        self.keep(Kept::Game(rec), "the game")
-    }
-
-    /// [`Recorder::game`], with the game's id among the kept results if it
-    /// was kept.
-    pub async fn game_with_id(
-        &self,
-        family: &str,
-        game_type: &str,
-        game_string: &str,
+        kind: [&str; 3],
         seats: [(String, Player); 2],
         end: &End,
     ) -> (String, Option<i64>) {
         let before = self.results().added();
-        let said = self.game(family, game_type, game_string, seats, end).await;
+        let said = self.keep(Kept::Game(game_record(kind, seats, end, now())), "the game");
         let after = self.results().added();
         (said, (after != before).then_some(after as i64))
     }

@@ -111,7 +111,7 @@ impl Errands {
         let (results, tx) = (results.clone(), self.tx.clone());
         rt::spawn(async move {
             let [family, game_type, game_string] = kind;
-            let (said, id) = results.game_with_id(&family, &game_type, &game_string, seats, &end).await;
+            let (said, id) = results.game([&family, &game_type, &game_string], seats, &end).await;
             let _ = tx.send(Done::Recorded { game_no, said, id }).await;
         });
     }
